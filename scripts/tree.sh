@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install Debian's linux-source-6.12 and extract it into $WORK/linux as a git
+# repository with one pristine base commit (tag "base"), so that the series
+# in patches/ can be applied with git am and exported with git format-patch.
+# Extraction is skipped when the pristine tree is already there.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+install_source() {
+	if dpkg-query -W -f '${Version}' "$LINUX_SOURCE_PKG" 2>/dev/null |
+	   grep -qx "$LINUX_SOURCE_VERSION"; then
+		return
+	fi
+	log "installing $LINUX_SOURCE_PKG=$LINUX_SOURCE_VERSION"
+	if ! apt-get install -y "$LINUX_SOURCE_PKG=$LINUX_SOURCE_VERSION"; then
+		echo "warning: $LINUX_SOURCE_VERSION is not available;" \
+		     "taking the newest $LINUX_SOURCE_PKG" >&2
+		apt-get install -y "$LINUX_SOURCE_PKG"
+	fi
+}
+
+extract() {
+	tarball=/usr/src/$LINUX_SOURCE_PKG.tar.xz
+	[ -r "$tarball" ] || die "$tarball missing; is $LINUX_SOURCE_PKG installed?"
+	tmp=$WORK/linux.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	log "extracting $tarball"
+	tar -xf "$tarball" -C "$tmp" --strip-components=1
+	git -C "$tmp" init -q -b pristine
+	git -C "$tmp" add -A -f
+	version=$(dpkg-query -W -f '${Version}' "$LINUX_SOURCE_PKG")
+	git -C "$tmp" -c user.name=fips140 -c user.email=fips140@localhost \
+		commit -q -m "$LINUX_SOURCE_PKG $version (pristine)"
+	git -C "$tmp" tag base
+	unignore_debian_rules "$tmp"
+	# Only a complete tree gets the final name.
+	mv "$tmp" "$SRC"
+}
+
+main() {
+	if git -C "$SRC" rev-parse -q --verify base >/dev/null 2>&1; then
+		log "pristine tree present: $SRC"
+		return
+	fi
+	[ ! -e "$SRC" ] || die "$SRC exists but is not a pristine tree; remove it"
+	install_source
+	mkdir -p "$WORK"
+	extract
+	log "pristine tree ready: $SRC"
+}
+
+main "$@"
