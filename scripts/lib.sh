@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared settings of the fips140 harness scripts. Sourced, not run.
 # shellcheck shell=sh
+# The settings are used by the scripts that source this file.
+# shellcheck disable=SC2034
 
 # The Debian package the series is made for. If apt no longer offers this
 # exact version, tree.sh takes the newest 6.12 and says so.
@@ -11,7 +13,16 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${FIPS140_WORK:-$TOP/build}
 # Pristine tree (a git repo whose first commit is the untouched source).
 SRC=$WORK/linux
+# Build output directories: $OUT/NAME (one per kernel target).
+OUT=$WORK/out
 PATCHES=$TOP/patches
+CONFIGS=$TOP/configs
+
+# Fixed build identity, so that two builds of the same tree are identical.
+KBUILD_BUILD_TIMESTAMP='2025-01-01 00:00:00 UTC'
+KBUILD_BUILD_USER=fips140
+KBUILD_BUILD_HOST=fips140
+export KBUILD_BUILD_TIMESTAMP KBUILD_BUILD_USER KBUILD_BUILD_HOST
 
 die() {
 	echo "error: $*" >&2
@@ -22,6 +33,11 @@ log() {
 	echo ">>> $*" >&2
 }
 
+# Print "Ns" elapsed since $1 (seconds since the epoch).
+elapsed() {
+	echo "$(($(date +%s) - $1))s"
+}
+
 # The Debian tarball's .gitignore ends with rules that ignore everything at
 # the top level but debian/, so git would not see new files such as
 # crypto/fips140/. The committed file stays as shipped (it is part of the
@@ -30,4 +46,17 @@ log() {
 unignore_debian_rules() {
 	sed -i '/^# Debian packaging: ignore everything/,$d' "$1/.gitignore"
 	git -C "$1" update-index --skip-worktree .gitignore
+}
+
+# git in work tree $1, with a fallback committer identity for git am on a
+# machine where none is configured (the author comes from the patch).
+git_id() {
+	_dir=$1
+	shift
+	if git -C "$_dir" config user.email >/dev/null 2>&1; then
+		git -C "$_dir" "$@"
+	else
+		git -C "$_dir" -c user.name=fips140 \
+			-c user.email=fips140@localhost "$@"
+	fi
 }

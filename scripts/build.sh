@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh NAME SRCDIR FRAGMENT...
+#
+# Build kernel target NAME from tree SRCDIR into O=$WORK/out/NAME: config
+# (config.sh: tinyconfig + fragments, checked), make bzImage modules, then
+# make modules_install into $WORK/out/NAME/modroot (modules are signed
+# there). ccache is used when installed, with CCACHE_BASEDIR=$WORK so that
+# source trees under $WORK hash alike. The make output goes to
+# $WORK/out/NAME/build.log (FIPS140_VERBOSE=1: also to the terminal).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# run_logged LOG CMD...: run CMD, output to LOG (and the terminal if
+# FIPS140_VERBOSE=1); on failure show the first errors and the tail.
+run_logged() {
+	_log=$1
+	shift
+	_rc=0
+	if [ "${FIPS140_VERBOSE:-0}" = 1 ]; then
+		{ "$@" 2>&1 || echo "exit status $?" >"$_log.rc"; } | tee "$_log"
+		[ ! -e "$_log.rc" ] || { rm -f "$_log.rc"; _rc=1; }
+	else
+		"$@" >"$_log" 2>&1 || _rc=$?
+	fi
+	if [ "$_rc" != 0 ]; then
+		echo "--- first errors in $_log:" >&2
+		grep -m 20 -E 'error:|Error [0-9]|undefined reference|\*\*\*' \
+			"$_log" >&2 || :
+		echo "--- last 30 lines of $_log:" >&2
+		tail -n 30 "$_log" >&2
+	fi
+	return "$_rc"
+}
+
+main() {
+	[ $# -ge 3 ] || die "usage: build.sh NAME SRCDIR FRAGMENT..."
+	name=$1
+	srcdir=$(cd "$2" && pwd)
+	shift 2
+	outdir=$OUT/$name
+	start=$(date +%s)
+
+	"$TOP/scripts/config.sh" "$srcdir" "$outdir" "$@"
+
+	set -- -C "$srcdir" O="$outdir" ARCH=x86_64
+	if command -v ccache >/dev/null 2>&1; then
+		CCACHE_BASEDIR=$WORK
+		export CCACHE_BASEDIR
+		set -- "$@" CC="ccache gcc" HOSTCC="ccache gcc"
+	fi
+	jobs=$(nproc)
+	log "build $name: make -j$jobs bzImage modules (log: $outdir/build.log)"
+	run_logged "$outdir/build.log" make "$@" -j"$jobs" bzImage modules ||
+		die "build $name: make failed after $(elapsed "$start")"
+	rm -rf "$outdir/modroot"
+	run_logged "$outdir/modules_install.log" make "$@" \
+		INSTALL_MOD_PATH="$outdir/modroot" modules_install ||
+		die "build $name: modules_install failed"
+	kver=$(cat "$outdir/include/config/kernel.release")
+	nmod=$(find "$outdir/modroot" -name '*.ko*' | wc -l)
+	log "build $name: $outdir/arch/x86/boot/bzImage ($kver, $nmod modules)" \
+	    "in $(elapsed "$start")"
+}
+
+main "$@"

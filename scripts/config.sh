@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# config.sh SRCDIR OUTDIR FRAGMENT...
+#
+# Make OUTDIR/.config for the kernel tree SRCDIR: tinyconfig, the fragments
+# merged on top with merge_config.sh -m, then olddefconfig. Then check that
+# every option line of the fragments ("CONFIG_X=val" and "# CONFIG_X is not
+# set"; the last fragment wins) really is set as asked, because Kconfig
+# drops options whose dependencies are unmet without a word. Fails naming
+# every unmet option. An unchanged .config keeps its timestamp, so that the
+# next make stays incremental.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# check_config CONFIG FRAGMENT...: print every unmet request, fail if any.
+check_config() {
+	_config=$1
+	shift
+	awk '
+	# Requests, from the fragments (the last one for an option wins).
+	FILENAME != config {
+		if ($0 ~ /^CONFIG_[A-Za-z0-9_]+=/) {
+			name = $0; sub(/=.*/, "", name)
+			val = $0; sub(/^[^=]*=/, "", val)
+		} else if ($0 ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) {
+			name = $2; val = "n"
+		} else
+			next
+		if (!(name in want))
+			order[++n] = name
+		want[name] = val
+		from[name] = FILENAME
+		next
+	}
+	# The result.
+	/^CONFIG_[A-Za-z0-9_]+=/ {
+		name = $0; sub(/=.*/, "", name)
+		val = $0; sub(/^[^=]*=/, "", val)
+		have[name] = val
+	}
+	END {
+		bad = 0
+		for (i = 1; i <= n; i++) {
+			name = order[i]
+			got = (name in have) ? have[name] : "n"
+			if (got == want[name])
+				continue
+			w = want[name] == "n" ? "is not set" : "=" want[name]
+			g = got == "n" ? "not set" : "=" got
+			printf "unmet: %s%s%s (from %s) but .config has it %s\n", \
+				name, want[name] == "n" ? " " : "", w, from[name], g
+			bad++
+		}
+		if (bad)
+			printf "%d requested option(s) not set as asked\n", bad
+		exit bad != 0
+	}' config="$_config" "$@" "$_config" >&2
+}
+
+main() {
+	[ $# -ge 3 ] || die "usage: config.sh SRCDIR OUTDIR FRAGMENT..."
+	srcdir=$(cd "$1" && pwd)
+	mkdir -p "$2"
+	outdir=$(cd "$2" && pwd)
+	shift 2
+	for f in "$@"; do
+		[ -r "$f" ] || die "no such fragment: $f"
+	done
+	cfg=$outdir/.config
+	if [ -e "$cfg" ]; then
+		mv "$cfg" "$cfg.prev"
+	fi
+	mk="make -s -C $srcdir O=$outdir ARCH=x86_64"
+	log "config: tinyconfig + $* -> $cfg"
+	if ! $mk tinyconfig >"$outdir/config.log" 2>&1 ||
+	   ! KCONFIG_CONFIG=$cfg "$srcdir/scripts/kconfig/merge_config.sh" \
+		-m -Q -O "$outdir" "$cfg" "$@" >>"$outdir/config.log" 2>&1 ||
+	   ! $mk olddefconfig >>"$outdir/config.log" 2>&1; then
+		tail -n 40 "$outdir/config.log" >&2
+		die "config: make failed, see $outdir/config.log"
+	fi
+	if [ -e "$cfg.prev" ]; then
+		if cmp -s "$cfg" "$cfg.prev"; then
+			# Same result: keep the old file and its timestamp.
+			mv "$cfg.prev" "$cfg"
+		else
+			rm -f "$cfg.prev"
+		fi
+	fi
+	check_config "$cfg" "$@" || die "config: $cfg lacks requested options"
+	log "config: all $(grep -chE '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set$)' "$@" |
+		awk '{ s += $1 } END { print s }') requested option lines are set as asked"
+}
+
+main "$@"
