@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# series-apply.sh NAME
+#
+# (Re)create git worktree $WORK/NAME of the pristine tree on branch NAME,
+# starting at tag base, and git am every patch listed in patches/series
+# (one file name a line; blank lines and # comments ignored; no series
+# file or an empty one: the worktree is just base). A patch that does not
+# apply: its name and the rejected files are printed, the half-made
+# worktree is removed, exit status 1.
+# An existing worktree with uncommitted changes is refused; its branch
+# head is kept as refs/series-backup/NAME before the branch is reset.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# The patch file names of the series, in order.
+series() {
+	[ -r "$PATCHES/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$PATCHES/series"
+}
+
+remove_worktree() {
+	git -C "$SRC" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+	git -C "$SRC" worktree prune
+}
+
+# apply PATCH: git am one patch, or report it and fail.
+apply() {
+	_p=$1
+	_err=$WORK/.series-apply.$$
+	if git_id "$wt" am -q "$PATCHES/$_p" >"$_err" 2>&1; then
+		rm -f "$_err"
+		return
+	fi
+	echo "series-apply: patch $_p does not apply to $name" >&2
+	sed -n -e 's/^error: \(.*\): patch does not apply$/  rejected file: \1/p' \
+		-e 's/^error: \(.*\): does not exist in index$/  rejected file (missing): \1/p' \
+		-e 's/^error: \(.*\): already exists in working directory$/  rejected file (exists): \1/p' \
+		-e 's/^error: patch failed: \(.*\)$/  failed hunk at: \1/p' \
+		"$_err" >&2
+	echo "--- git am said:" >&2
+	sed 's/^/  /' "$_err" >&2
+	rm -f "$_err"
+	git -C "$wt" am --abort >/dev/null 2>&1 || :
+	remove_worktree
+	die "series-apply: removed $wt; fix $_p (see patches/series)"
+}
+
+main() {
+	[ $# = 1 ] || die "usage: series-apply.sh NAME"
+	name=$1
+	case $name in
+	linux | out | keys | *[!A-Za-z0-9._-]* | .*)
+		die "series-apply: bad worktree name '$name'" ;;
+	esac
+	wt=$WORK/$name
+	git -C "$SRC" rev-parse -q --verify base >/dev/null 2>&1 ||
+		die "no pristine tree at $SRC: run scripts/tree.sh"
+
+	if [ -e "$wt" ]; then
+		top=$(git -C "$wt" rev-parse --show-toplevel 2>/dev/null) || top=
+		common=$(git -C "$wt" rev-parse --path-format=absolute \
+			--git-common-dir 2>/dev/null) || common=
+		if [ "$top" != "$wt" ] || [ "$common" != "$SRC/.git" ]; then
+			die "$wt exists and is not a worktree of $SRC"
+		fi
+		if [ -n "$(git -C "$wt" status --porcelain)" ]; then
+			git -C "$wt" status --short | head -n 20 >&2
+			die "$wt has uncommitted changes: commit them (and run" \
+			    "series-export.sh $wt) or discard them first"
+		fi
+		old=$(git -C "$wt" rev-parse HEAD)
+		git -C "$SRC" update-ref "refs/series-backup/$name" "$old"
+		log "series-apply: old head of $name kept as" \
+		    "refs/series-backup/$name ($(git -C "$SRC" log -1 --format='%h %s' "$old"))"
+		remove_worktree
+	fi
+	git -C "$SRC" worktree prune
+	log "series-apply: worktree $wt on branch $name from base"
+	git -C "$SRC" worktree add -q -B "$name" "$wt" base
+	unignore_debian_rules "$wt"
+
+	n=0
+	for p in $(series); do
+		[ -r "$PATCHES/$p" ] || {
+			remove_worktree
+			die "series-apply: patches/series lists $p, no such file"
+		}
+		apply "$p"
+		n=$((n + 1))
+	done
+	if [ "$n" = 0 ]; then
+		log "series-apply: empty series; $name is base"
+	else
+		log "series-apply: $n patch(es) applied; $name is at" \
+		    "$(git -C "$wt" log -1 --format='%h %s')"
+	fi
+}
+
+main "$@"
