@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/crypto: every entry's self-test passed (crypto/testmgr.c ran with
+ * CRYPTO_MANAGER_DISABLE_TESTS off), and the algorithms the base config
+ * builds in are registered.
+ */
+#include "ktap.h"
+#include "procfs.h"
+
+/* Algorithm names (cra_name) that configs/base.config builds in. */
+static const char *const expected[] = {
+	"aes", "sha1", "sha224", "sha256", "sha384", "sha512",
+	"sha3-256", "sha3-512", "ghash", "chacha20", "crc32c",
+	"rsa", "ecdsa-nist-p256", "ecdh-nist-p256",
+	"stdrng", "jitterentropy_rng",
+};
+
+struct state {
+	int failed;
+	int found[sizeof(expected) / sizeof(expected[0])];
+};
+
+static void check(const struct crypto_entry *e, void *arg)
+{
+	struct state *s = arg;
+	size_t i;
+
+	if (strcmp(e->selftest, "passed")) {
+		ktap_print("%s (%s, module %s): selftest : %s", e->driver,
+			   e->name, e->module, e->selftest[0] ? e->selftest :
+			   "(missing)");
+		s->failed++;
+	}
+	for (i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
+		if (!strcmp(e->name, expected[i]))
+			s->found[i] = 1;
+}
+
+int main(void)
+{
+	struct state s = { 0 };
+	size_t i, missing = 0;
+	int n;
+
+	ktap_plan(3);
+	n = crypto_entries(check, &s);
+	if (n < 0)
+		ktap_print("/proc/crypto: %s", strerror(errno));
+	else
+		ktap_print("/proc/crypto has %d entries", n);
+	ktap_result(n > 0, "proc-crypto-readable");
+	if (s.failed)
+		ktap_print("%d entries did not pass their self-test", s.failed);
+	ktap_result(n > 0 && !s.failed, "all-selftests-passed");
+	for (i = 0; i < sizeof(expected) / sizeof(expected[0]); i++) {
+		if (!s.found[i]) {
+			ktap_print("no /proc/crypto entry named %s",
+				   expected[i]);
+			missing++;
+		}
+	}
+	ktap_result(n > 0 && !missing, "expected-algorithms-registered");
+	return ktap_finish();
+}
