@@ -9,7 +9,8 @@
 # set"; the last fragment wins) really is set as asked, because Kconfig
 # drops options whose dependencies are unmet without a word. Fails naming
 # every unmet option. An unchanged .config keeps its timestamp, so that the
-# next make stays incremental.
+# next make stays incremental; with unchanged inputs the config is not
+# made again at all (only checked).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -68,6 +69,32 @@ main() {
 		[ -r "$f" ] || die "no such fragment: $f"
 	done
 	cfg=$outdir/.config
+	# Making the config is skipped when its inputs (source tree, fragment
+	# list) are those of last time and no fragment, Kconfig file or the
+	# .config changed since (FIPS140_RECONFIG=1: make it anyway).
+	stamp=$outdir/.config.stamp
+	inputs=$(printf '%s\n' "$srcdir" "$@")
+	if [ "${FIPS140_RECONFIG:-0}" != 1 ] && [ -e "$stamp" ] &&
+	   [ -e "$cfg" ] && [ "$(cat "$stamp")" = "$inputs" ] &&
+	   [ -z "$(find "$@" "$cfg" -newer "$stamp")" ] &&
+	   [ -z "$(find "$srcdir" -path "$srcdir/.git" -prune -o \
+		-name 'Kconfig*' -newer "$stamp" -print | head -n 1)" ]; then
+		log "config: $cfg is up to date"
+	else
+		rm -f "$stamp"
+		make_config "$srcdir" "$outdir" "$@"
+		echo "$inputs" >"$stamp"
+	fi
+	check_config "$cfg" "$@" || die "config: $cfg lacks requested options"
+	log "config: all $(grep -chE '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set$)' "$@" |
+		awk '{ s += $1 } END { print s }') requested option lines are set as asked"
+}
+
+# make_config SRCDIR OUTDIR FRAGMENT...: tinyconfig, merge, olddefconfig.
+make_config() {
+	srcdir=$1 outdir=$2
+	shift 2
+	cfg=$outdir/.config
 	if [ -e "$cfg" ]; then
 		mv "$cfg" "$cfg.prev"
 	fi
@@ -88,9 +115,6 @@ main() {
 			rm -f "$cfg.prev"
 		fi
 	fi
-	check_config "$cfg" "$@" || die "config: $cfg lacks requested options"
-	log "config: all $(grep -chE '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set$)' "$@" |
-		awk '{ s += $1 } END { print s }') requested option lines are set as asked"
 }
 
 main "$@"

@@ -143,6 +143,14 @@ def split_log(text):
     return run, ktap
 
 
+def subtest_name(diags):
+    """The name of a "# Subtest: NAME" line (printed before a subtest)."""
+    for d in reversed(diags):
+        if d.startswith('Subtest: '):
+            return d[len('Subtest: '):].strip()
+    return None
+
+
 def parse_result(test, m):
     test.number = int(m.group(2))
     test.name = (m.group(3) or '').strip() or test.name
@@ -177,7 +185,8 @@ def parse_test(stream, level, test):
             break
         if line.indent > level:
             if KTAP_VERSION.match(line.text):
-                sub = Test()
+                sub = Test(subtest_name(pending_log) or
+                           f'test{len(test.subtests) + 1}')
                 sub.log = pending_log
                 pending_log = []
                 parse_test(stream, level + 1, sub)

@@ -96,8 +96,8 @@ static int rejected(long ret, const char *what)
 	return 0;
 }
 
-static void run(const struct pkey_case *c, long ring,
-		const unsigned char *digest, size_t dlen)
+static void run(const struct pkey_case *c, long ring, unsigned char *digest,
+		size_t dlen)
 {
 	struct keyctl_pkey_query q;
 	unsigned char *cert, *sig;

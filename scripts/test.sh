@@ -1,0 +1,216 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test.sh [--list] [CASE...]
+#
+# The test suite: runs the cases registered below, in order (all of them,
+# or only those named), prints one line per result, "PASS name (time)" or
+# "FAIL name: reason", and ends with exactly one line "N passed, N failed".
+# Exit status 1 when anything failed.
+#
+# A case is a shell function, run in a subshell with errexit on, after the
+# cases it needs (see add_case). Its exit status is its result, unless it
+# reports results itself by printing "PASS NAME" / "FAIL NAME: reason"
+# lines on stdout (e.g. verdict_target: one result per guest KTAP
+# subtest); other stdout lines are shown indented. Logs go to stderr.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+S=$TOP/scripts
+
+## Helpers for cases ###########################################################
+
+# Kernel target NAME (built by build.sh NAME ...) lives in $OUT/NAME.
+bzimage() { echo "$OUT/$1/arch/x86/boot/bzImage"; }
+# The serial log of target NAME's boot LABEL.
+boot_log() { echo "$OUT/$1/boot-$2.log"; }
+
+# boot_target NAME LABEL [KERNEL-ARG...]: boot target NAME with its
+# initramfs; the log is kept as $OUT/NAME/boot-LABEL.log for later cases.
+boot_target() {
+	_name=$1 _label=$2
+	shift 2
+	"$S/boot.sh" "$(bzimage "$_name")" "$OUT/$_name/initramfs.cpio.gz" \
+		"$(boot_log "$_name" "$_label")" "$@"
+}
+
+# verdict_target NAME LABEL: one result per guest KTAP subtest of that boot,
+# plus run-complete and kernel-log-clean. Results are named
+# NAME/test/subtest (LABEL default) or NAME@LABEL/test/subtest.
+verdict_target() {
+	_label=$1
+	[ "$2" = default ] || _label=$1@$2
+	python3 "$S/ktap.py" verdict "$(boot_log "$1" "$2")" --label "$_label"
+}
+
+# section NAME LABEL SECTION: a dump section of a boot log (proc-crypto,
+# proc-modules, proc-cmdline), for comparisons between boots.
+section() {
+	python3 "$S/ktap.py" section "$(boot_log "$1" "$2")" "$3"
+}
+
+## Cases #######################################################################
+
+case_deps() { "$S/deps.sh" test; }
+
+case_shellcheck() {
+	command -v shellcheck >/dev/null || die "shellcheck is not installed"
+	shellcheck "$S"/*.sh "$TOP/tests/guest/init" "$TOP/.ci/run"
+}
+
+case_ktap_parser() { python3 "$TOP/tests/host/test_ktap.py" 2>&1 >&2; }
+
+case_tree() { "$S/tree.sh"; }
+
+# The stock kernel: pristine 6.12, base fragment. The baseline.
+case_stock_config() {
+	"$S/config.sh" "$SRC" "$OUT/stock" "$CONFIGS/base.config"
+}
+case_stock_build() { "$S/build.sh" stock "$SRC" "$CONFIGS/base.config"; }
+case_stock_initramfs() { "$S/initramfs.sh" stock; }
+case_stock_boot() { boot_target stock default; }
+case_stock_verdict() { verdict_target stock default; }
+
+## Registry ####################################################################
+#
+# add_case NAME FUNCTION [NEEDS...]: run FUNCTION as case NAME after the
+# cases NEEDS, which must have passed if they ran in this invocation (a
+# case not selected on the command line is assumed done). To add a kernel
+# target, e.g. the patched one:
+#
+#   case_fips140_tree() { "$S/series-apply.sh" series; }
+#   case_fips140_build() {
+#	"$S/build.sh" fips140 "$WORK/series" "$CONFIGS/base.config" \
+#		"$CONFIGS/fips140.config"
+#   }
+#   case_fips140_initramfs() { "$S/initramfs.sh" fips140; }
+#   case_fips140_boot() { boot_target fips140 default; }
+#   case_fips140_verdict() { verdict_target fips140 default; }
+#   case_fips140_fips_boot() { boot_target fips140 fips fips=1; }
+#   case_fips140_same_algs() {	# compare /proc/crypto of two boots
+#	section stock default proc-crypto | sed 's/ module=[^ ]*//' |
+#		sort >"$OUT/fips140/stock.algs"
+#	section fips140 default proc-crypto | sed 's/ module=[^ ]*//' |
+#		sort | diff -u "$OUT/fips140/stock.algs" - >&2
+#   }
+#   add_case fips140-tree case_fips140_tree tree
+#   add_case fips140-build case_fips140_build fips140-tree
+#   ... and so on.
+
+register_cases() {
+	add_case deps case_deps
+	add_case shellcheck case_shellcheck deps
+	add_case ktap-parser case_ktap_parser deps
+	add_case tree case_tree deps
+	add_case stock-config case_stock_config tree
+	add_case stock-build case_stock_build stock-config
+	add_case stock-initramfs case_stock_initramfs stock-build
+	add_case stock-boot case_stock_boot stock-initramfs
+	# The verdict also runs after a failed boot: it says what went wrong.
+	add_case stock-verdict case_stock_verdict stock-initramfs
+}
+
+## The runner ##################################################################
+
+CASES=
+add_case() {
+	CASES="$CASES$*
+"
+}
+
+passed=0
+failed=0
+ran=' '		# cases run so far
+good=' '	# cases passed so far
+
+# result PASS|FAIL NAME [REASON]
+result() {
+	if [ "$1" = PASS ]; then
+		passed=$((passed + 1))
+		echo "PASS $2${3:+ ($3)}"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $2: ${3:-failed}"
+	fi
+}
+
+# run_case NAME FUNCTION [NEEDS...]
+run_case() {
+	_name=$1 _fn=$2
+	shift 2
+	for _need in "$@"; do
+		case $ran in *" $_need "*) ;; *) continue ;; esac
+		case $good in *" $_need "*) continue ;; esac
+		ran="$ran$_name "
+		result FAIL "$_name" "not run: $_need failed"
+		return
+	done
+	log "case $_name"
+	_out=$OUT/test/$_name.out
+	_start=$(date +%s)
+	# In the background, so that errexit applies inside the function
+	# (it does not in a subshell that is part of an || list).
+	("$_fn") >"$_out" &
+	_rc=0
+	wait $! || _rc=$?
+	_own=0 _ownfail=0
+	while IFS= read -r _line; do
+		case $_line in
+		"PASS "*)
+			passed=$((passed + 1)) _own=$((_own + 1))
+			echo "$_line" ;;
+		"FAIL "* | "     |"*)
+			case $_line in "FAIL "*)
+				failed=$((failed + 1)) _own=$((_own + 1))
+				_ownfail=1 ;;
+			esac
+			echo "$_line" ;;
+		*) echo "    $_line" ;;
+		esac
+	done <"$_out"
+	_took=$(elapsed "$_start")
+	if [ "$_own" = 0 ]; then
+		if [ "$_rc" = 0 ]; then
+			result PASS "$_name" "$_took"
+		else
+			result FAIL "$_name" "exit status $_rc after $_took"
+		fi
+	elif [ "$_rc" != 0 ] && [ "$_ownfail" = 0 ]; then
+		result FAIL "$_name" "exit status $_rc after $_took"
+	else
+		log "case $_name: $_own results in $_took"
+	fi
+	ran="$ran$_name "
+	if [ "$_rc" = 0 ] && [ "$_ownfail" = 0 ]; then
+		good="$good$_name "
+	fi
+}
+
+main() {
+	register_cases
+	if [ "${1:-}" = --list ]; then
+		printf '%s' "$CASES" | awk '{ n = $1; $1 = $2 = ""; sub(/^ +/, "")
+			print n ($0 == "" ? "" : "  (needs " $0 ")") }'
+		return
+	fi
+	for _sel in "$@"; do
+		printf '%s' "$CASES" | awk -v c="$_sel" \
+			'$1 == c { f = 1 } END { exit !f }' ||
+			die "no such case: $_sel (see scripts/test.sh --list)"
+	done
+	mkdir -p "$OUT/test"
+	start=$(date +%s)
+	printf '%s' "$CASES" >"$OUT/test/cases"
+	while read -r _name _fn _needs; do
+		if [ $# -gt 0 ]; then
+			echo " $* " | grep -q " $_name " || continue
+		fi
+		# shellcheck disable=SC2086 # a list of case names
+		run_case "$_name" "$_fn" $_needs </dev/null
+	done <"$OUT/test/cases"
+	log "test.sh: $(elapsed "$start") in all"
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ]
+}
+
+main "$@"

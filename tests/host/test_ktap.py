@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of scripts/ktap.py on synthetic serial logs: each kind of
+failure the verdict must catch (failing subtest, crashed test, missing
+subtests, panic, hang, kernel self-test failure, WARNING) and a clean run.
+Run: python3 tests/host/test_ktap.py"""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..',
+                                'scripts'))
+import ktap  # noqa: E402
+
+BOOT = """\
+[    0.000000] Linux version 6.12.118+ (fips140@fips140)
+[    0.645972] alg: extra crypto tests enabled.  This is intended for developer use only.
+[    2.184154] Run /init as init process
+"""
+INIT = "fips140-harness: init started (6.12.118+)\n"
+TAIL = """\
+fips140-harness: ---- BEGIN dmesg ----
+[    0.000000] Linux version 6.12.118+ (fips140@fips140)
+fips140-harness: ---- END dmesg ----
+fips140-harness: end of run
+"""
+HASH_OK = """\
+# Subtest: hash
+    KTAP version 1
+    1..2
+    ok 1 sha1-abc
+    ok 2 sha256-abc
+    # totals: pass:2 fail:0
+ok 1 hash
+"""
+DUMP_OK = """\
+# Subtest: dump
+    KTAP version 1
+    1..1
+    # ---- BEGIN proc-crypto ----
+    # name=sha1 driver=sha1-generic module=kernel priority=100 type=shash
+    # ---- END proc-crypto ----
+    ok 1 dump-proc-crypto
+ok 2 dump
+"""
+
+
+def run(text):
+    return {name: (ok, reason, diag) for ok, name, reason, diag in
+            ktap.results(ktap.parse_log(text), 'k')}
+
+
+def log(body, plan=2, boot=BOOT, tail=TAIL):
+    return boot + INIT + f"KTAP version 1\n1..{plan}\n" + body + tail
+
+
+class Verdict(unittest.TestCase):
+    def failed(self, res):
+        return sorted(n for n, (ok, _, _) in res.items() if not ok)
+
+    def test_clean_run(self):
+        res = run(log(HASH_OK + DUMP_OK))
+        self.assertEqual(self.failed(res), [])
+        self.assertIn('k/hash/sha1-abc', res)
+        self.assertIn('k/dump/dump-proc-crypto', res)
+        self.assertIn('k/run-complete', res)
+        self.assertIn('k/kernel-log-clean', res)
+        self.assertEqual(len(res), 5)
+
+    def test_failing_subtest(self):
+        body = HASH_OK.replace('    ok 2 sha256-abc',
+                               '    # sha256-abc: result differs\n'
+                               '    not ok 2 sha256-abc')
+        body = body.replace('ok 1 hash', '# hash: exit status 1\nnot ok 1 hash')
+        res = run(log(body + DUMP_OK))
+        self.assertEqual(self.failed(res), ['k/hash/sha256-abc'])
+        self.assertIn('sha256-abc: result differs', res['k/hash/sha256-abc'][2])
+
+    def test_exit_status_without_failing_subtest(self):
+        body = HASH_OK.replace('ok 1 hash', '# hash: exit status 139\n'
+                               'not ok 1 hash')
+        res = run(log(body + DUMP_OK))
+        self.assertEqual(self.failed(res), ['k/hash'])
+
+    def test_missing_subtests(self):
+        body = HASH_OK.replace('    ok 2 sha256-abc\n', '')
+        res = run(log(body + DUMP_OK))
+        self.assertEqual(self.failed(res), ['k/hash'])
+        self.assertIn('planned 2 subtests, 1 ran', res['k/hash'][1])
+
+    def test_missing_test(self):
+        res = run(log(HASH_OK, plan=2))
+        self.assertEqual(self.failed(res), ['k/run-complete'])
+
+    def test_guest_dies_mid_test(self):
+        body = HASH_OK.split('    ok 2')[0] + \
+            '[    3.000000] BUG: kernel NULL pointer dereference, address: 0\n' \
+            '[    3.000001] Kernel panic - not syncing: Fatal exception\n'
+        res = run(log(body, tail=''))
+        self.assertIn('k/run-complete', self.failed(res))
+        self.assertIn('k/kernel-log-clean', self.failed(res))
+        self.assertIn('k/hash', self.failed(res))
+
+    def test_panic_before_init(self):
+        text = BOOT + '[    1.0] Kernel panic - not syncing: No working init found.\n'
+        res = run(text)
+        self.assertEqual(self.failed(res), ['k/kernel-log-clean',
+                                            'k/run-complete'])
+        self.assertIn('never reached /init', res['k/run-complete'][1])
+
+    def test_empty_log(self):
+        res = run('')
+        self.assertEqual(self.failed(res), ['k/run-complete'])
+
+    def test_selftest_failure_in_kernel_log(self):
+        boot = BOOT + '[    0.7] alg: self-tests for sha256 using ' \
+            'sha256-generic failed (rc=-22)\n'
+        res = run(log(HASH_OK + DUMP_OK, boot=boot))
+        self.assertEqual(self.failed(res), ['k/kernel-log-clean'])
+
+    def test_warning_in_dmesg_dump(self):
+        tail = TAIL.replace('---- END dmesg', '[    5.0] WARNING: CPU: 0 PID: '
+                            '1 at crypto/testmgr.c:1 x\nfips140-harness: '
+                            '---- END dmesg')
+        res = run(log(HASH_OK + DUMP_OK, tail=tail))
+        self.assertEqual(self.failed(res), ['k/kernel-log-clean'])
+
+    def test_no_test_messages_are_fine(self):
+        boot = BOOT + '[    0.7] alg: No test for fips(ansi_cprng)\n'
+        res = run(log(HASH_OK + DUMP_OK, boot=boot))
+        self.assertEqual(self.failed(res), [])
+
+    def test_kernel_line_inside_subtest(self):
+        body = HASH_OK.replace('    ok 2', '[    3.1] random: crng init done\n'
+                               '    ok 2')
+        res = run(log(body + DUMP_OK))
+        self.assertEqual(self.failed(res), [])
+
+    def test_diagnostic_mentioning_failure_is_not_kernel_log(self):
+        body = HASH_OK.replace('    ok 1', '    # alg: sha1 failed? no\n'
+                               '    ok 1')
+        res = run(log(body + DUMP_OK))
+        self.assertEqual(self.failed(res), [])
+
+    def test_skip(self):
+        body = HASH_OK.replace('ok 2 sha256-abc', 'ok 2 sha256-abc # SKIP no')
+        res = run(log(body + DUMP_OK))
+        self.assertEqual(self.failed(res), [])
+        self.assertEqual(res['k/hash/sha256-abc'][1], 'skipped: SKIP no')
+
+    def test_section(self):
+        text = log(HASH_OK + DUMP_OK)
+        self.assertEqual(ktap.section(text, 'proc-crypto'), [
+            'name=sha1 driver=sha1-generic module=kernel priority=100 '
+            'type=shash'])
+        self.assertIsNone(ktap.section(text, 'proc-modules'))
+
+
+if __name__ == '__main__':
+    unittest.main()
