@@ -9,8 +9,9 @@
 # file or an empty one: the worktree is just base). A patch that does not
 # apply: its name and the rejected files are printed, the half-made
 # worktree is removed, exit status 1.
-# An existing worktree with uncommitted changes is refused; its branch
-# head is kept as refs/series-backup/NAME before the branch is reset.
+# An existing worktree is reset to base in place (unchanged files keep
+# their timestamps: incremental builds); one with uncommitted changes is
+# refused, and its branch head is kept as refs/series-backup/NAME.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -71,14 +72,21 @@ main() {
 			    "series-export.sh $wt) or discard them first"
 		fi
 		old=$(git -C "$wt" rev-parse HEAD)
-		git -C "$SRC" update-ref "refs/series-backup/$name" "$old"
-		log "series-apply: old head of $name kept as" \
-		    "refs/series-backup/$name ($(git -C "$SRC" log -1 --format='%h %s' "$old"))"
-		remove_worktree
+		if [ "$old" != "$(git -C "$SRC" rev-parse "base^{commit}")" ]; then
+			git -C "$SRC" update-ref "refs/series-backup/$name" "$old"
+			log "series-apply: old head of $name kept as" \
+			    "refs/series-backup/$name ($(git -C "$SRC" log -1 --format='%h %s' "$old"))"
+		fi
+		# Reset in place rather than check out anew: files the series
+		# does not touch keep their timestamps, so builds stay
+		# incremental.
+		log "series-apply: worktree $wt: branch $name reset to base"
+		git -C "$wt" reset -q --hard base
+	else
+		git -C "$SRC" worktree prune
+		log "series-apply: worktree $wt on branch $name from base"
+		git -C "$SRC" worktree add -q -B "$name" "$wt" base
 	fi
-	git -C "$SRC" worktree prune
-	log "series-apply: worktree $wt on branch $name from base"
-	git -C "$SRC" worktree add -q -B "$name" "$wt" base
 	unignore_debian_rules "$wt"
 
 	n=0
