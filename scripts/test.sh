@@ -70,6 +70,9 @@ case_stock_build() { "$S/build.sh" stock "$SRC" "$CONFIGS/base.config"; }
 case_stock_initramfs() { "$S/initramfs.sh" stock; }
 case_stock_boot() { boot_target stock default; }
 case_stock_verdict() { verdict_target stock default; }
+# The same kernel in FIPS mode: the baseline for fips=1 boots.
+case_stock_fips_boot() { boot_target stock fips fips=1; }
+case_stock_fips_verdict() { verdict_target stock fips; }
 
 ## Registry ####################################################################
 #
@@ -87,6 +90,7 @@ case_stock_verdict() { verdict_target stock default; }
 #   case_fips140_boot() { boot_target fips140 default; }
 #   case_fips140_verdict() { verdict_target fips140 default; }
 #   case_fips140_fips_boot() { boot_target fips140 fips fips=1; }
+#   case_fips140_fips_verdict() { verdict_target fips140 fips; }
 #   case_fips140_same_algs() {	# compare /proc/crypto of two boots
 #	section stock default proc-crypto | sed 's/ module=[^ ]*//' |
 #		sort >"$OUT/fips140/stock.algs"
@@ -108,6 +112,8 @@ register_cases() {
 	add_case stock-boot case_stock_boot stock-initramfs
 	# The verdict also runs after a failed boot: it says what went wrong.
 	add_case stock-verdict case_stock_verdict stock-initramfs
+	add_case stock-fips-boot case_stock_fips_boot stock-initramfs
+	add_case stock-fips-verdict case_stock_fips_verdict stock-initramfs
 }
 
 ## The runner ##################################################################

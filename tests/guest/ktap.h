@@ -90,6 +90,20 @@ static inline int ktap_memeq(const char *name, const unsigned char *got,
 	return 0;
 }
 
+/* 1 when the kernel runs in FIPS mode (fips=1), else 0. */
+static inline int fips_enabled(void)
+{
+	FILE *f = fopen("/proc/sys/crypto/fips_enabled", "r");
+	int on = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &on) != 1)
+			on = 0;
+		fclose(f);
+	}
+	return on;
+}
+
 /*
  * Decode the hex string s into a malloc'd buffer; *len gets its length.
  * The vectors are compiled in, so a bad string is a bug: abort.
