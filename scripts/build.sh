@@ -6,9 +6,13 @@
 # Build kernel target NAME from tree SRCDIR into O=$WORK/out/NAME: config
 # (config.sh: tinyconfig + fragments, checked), make bzImage modules, then
 # make modules_install into $WORK/out/NAME/modroot (modules are signed
-# there). ccache is used when installed, with CCACHE_BASEDIR=$WORK so that
-# source trees under $WORK hash alike. The make output goes to
-# $WORK/out/NAME/build.log (FIPS140_VERBOSE=1: also to the terminal).
+# there). ccache is used when installed, with CCACHE_BASEDIR=$WORK: paths
+# are hashed relative to the build directory, so a checkout elsewhere (or
+# a recreated worktree) hits the cache. Two different source trees do not
+# share objects, though: the relative include paths (../../linux/include,
+# ../../series/include) differ; measured, ~0 kernel hits across trees.
+# The make output goes to $WORK/out/NAME/build.log (FIPS140_VERBOSE=1: also
+# to the terminal).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
