@@ -68,38 +68,91 @@ case_stock_config() {
 }
 case_stock_build() { "$S/build.sh" stock "$SRC" "$CONFIGS/base.config"; }
 case_stock_initramfs() { "$S/initramfs.sh" stock; }
-case_stock_boot() { boot_target stock default; }
+case_stock_boot() { boot_target stock default harness.crypto=kernel; }
 case_stock_verdict() { verdict_target stock default; }
 # The same kernel in FIPS mode: the baseline for fips=1 boots.
-case_stock_fips_boot() { boot_target stock fips fips=1; }
+case_stock_fips_boot() {
+	boot_target stock fips fips=1 harness.crypto=kernel
+}
 case_stock_fips_verdict() { verdict_target stock fips; }
+# With initcall_debug: the order the crypto initcalls run in.
+case_stock_initcalls_boot() {
+	boot_target stock initcalls initcall_debug harness.crypto=kernel
+}
+
+# The patched kernel: the series in patches/ applied to the pristine tree,
+# with the standalone crypto module (base + fips140 fragments).
+CHECKS=$TOP/tests/host/fips140_checks.py
+case_series() { "$S/series-apply.sh" series; }
+case_fips140_build() {
+	"$S/build.sh" fips140 "$WORK/series" "$CONFIGS/base.config" \
+		"$CONFIGS/fips140.config"
+}
+# fips140.ko is embedded byte for byte; the crypto code left in vmlinux is
+# exactly the documented list; vmlinux calls the module through trampolines.
+case_fips140_embedded() { python3 "$CHECKS" embedded "$OUT/fips140"; }
+case_fips140_moved() {
+	python3 "$CHECKS" moved "$OUT/fips140" \
+		"$TOP/tests/host/fips140-vmlinux-crypto.list"
+}
+case_fips140_initramfs() { "$S/initramfs.sh" fips140; }
+case_fips140_boot() { boot_target fips140 default harness.crypto=fips140; }
+case_fips140_verdict() { verdict_target fips140 default; }
+case_fips140_fips_boot() {
+	boot_target fips140 fips fips=1 harness.crypto=fips140
+}
+case_fips140_fips_verdict() { verdict_target fips140 fips; }
+# The same algorithms and drivers as the stock kernel, in both modes.
+algs() { section "$1" "$2" proc-crypto | sed 's/ module=[^ ]*//' | sort; }
+case_fips140_same_algs() {
+	for _mode in default fips; do
+		algs stock "$_mode" >"$OUT/fips140/stock-$_mode.algs"
+		algs fips140 "$_mode" >"$OUT/fips140/fips140-$_mode.algs"
+		[ -s "$OUT/fips140/stock-$_mode.algs" ]
+		diff -u "$OUT/fips140/stock-$_mode.algs" \
+			"$OUT/fips140/fips140-$_mode.algs" >&2
+		echo "$_mode: $(wc -l <"$OUT/fips140/stock-$_mode.algs") entries"
+	done
+}
+case_fips140_initcalls_boot() {
+	boot_target fips140 initcalls initcall_debug harness.crypto=fips140
+}
+case_fips140_initcall_order() {
+	python3 "$CHECKS" initcall-order "$OUT/stock" "$OUT/fips140" \
+		"$(boot_log stock initcalls)" "$(boot_log fips140 initcalls)"
+}
+
+# The series with the option off: the same kernel as the stock one.
+case_off_build() {
+	"$S/build.sh" fips140-off "$WORK/series" "$CONFIGS/base.config" \
+		"$CONFIGS/fips140-off.config"
+}
+case_off_same_kernel() {
+	python3 "$CHECKS" same-functions "$OUT/stock" "$OUT/fips140-off"
+	python3 "$CHECKS" same-initcalls "$OUT/stock" "$OUT/fips140-off"
+}
+case_off_initramfs() { "$S/initramfs.sh" fips140-off; }
+case_off_boot() { boot_target fips140-off default harness.crypto=kernel; }
+case_off_verdict() { verdict_target fips140-off default; }
+
+# Some crypto configured =m: modules that load against fips140.ko.
+case_modular_build() {
+	"$S/build.sh" fips140-m "$WORK/series" "$CONFIGS/base.config" \
+		"$CONFIGS/fips140.config" "$CONFIGS/fips140-modular.config"
+}
+case_modular_initramfs() { "$S/initramfs.sh" fips140-m; }
+case_modular_boot() {
+	boot_target fips140-m default harness.crypto=fips140 \
+		harness.modules=sha512_generic,xts
+}
+case_modular_verdict() { verdict_target fips140-m default; }
 
 ## Registry ####################################################################
 #
 # add_case NAME FUNCTION [NEEDS...]: run FUNCTION as case NAME after the
 # cases NEEDS, which must have passed if they ran in this invocation (a
-# case not selected on the command line is assumed done). To add a kernel
-# target, e.g. the patched one:
-#
-#   case_fips140_tree() { "$S/series-apply.sh" series; }
-#   case_fips140_build() {
-#	"$S/build.sh" fips140 "$WORK/series" "$CONFIGS/base.config" \
-#		"$CONFIGS/fips140.config"
-#   }
-#   case_fips140_initramfs() { "$S/initramfs.sh" fips140; }
-#   case_fips140_boot() { boot_target fips140 default; }
-#   case_fips140_verdict() { verdict_target fips140 default; }
-#   case_fips140_fips_boot() { boot_target fips140 fips fips=1; }
-#   case_fips140_fips_verdict() { verdict_target fips140 fips; }
-#   case_fips140_same_algs() {	# compare /proc/crypto of two boots
-#	section stock default proc-crypto | sed 's/ module=[^ ]*//' |
-#		sort >"$OUT/fips140/stock.algs"
-#	section fips140 default proc-crypto | sed 's/ module=[^ ]*//' |
-#		sort | diff -u "$OUT/fips140/stock.algs" - >&2
-#   }
-#   add_case fips140-tree case_fips140_tree tree
-#   add_case fips140-build case_fips140_build fips140-tree
-#   ... and so on.
+# case not selected on the command line is assumed done). The fips140
+# cases above show how to add a kernel target.
 
 register_cases() {
 	add_case deps case_deps
@@ -114,6 +167,31 @@ register_cases() {
 	add_case stock-verdict case_stock_verdict stock-initramfs
 	add_case stock-fips-boot case_stock_fips_boot stock-initramfs
 	add_case stock-fips-verdict case_stock_fips_verdict stock-initramfs
+	add_case stock-initcalls-boot case_stock_initcalls_boot stock-initramfs
+	add_case series case_series tree
+	add_case fips140-build case_fips140_build series
+	add_case fips140-embedded case_fips140_embedded fips140-build
+	add_case fips140-moved case_fips140_moved fips140-build
+	add_case fips140-initramfs case_fips140_initramfs fips140-build
+	add_case fips140-boot case_fips140_boot fips140-initramfs
+	add_case fips140-verdict case_fips140_verdict fips140-initramfs
+	add_case fips140-fips-boot case_fips140_fips_boot fips140-initramfs
+	add_case fips140-fips-verdict case_fips140_fips_verdict fips140-initramfs
+	add_case fips140-same-algs case_fips140_same_algs \
+		stock-boot stock-fips-boot fips140-boot fips140-fips-boot
+	add_case fips140-initcalls-boot case_fips140_initcalls_boot \
+		fips140-initramfs
+	add_case fips140-initcall-order case_fips140_initcall_order \
+		stock-initcalls-boot fips140-initcalls-boot
+	add_case off-build case_off_build series
+	add_case off-same-kernel case_off_same_kernel stock-build off-build
+	add_case off-initramfs case_off_initramfs off-build
+	add_case off-boot case_off_boot off-initramfs
+	add_case off-verdict case_off_verdict off-initramfs
+	add_case modular-build case_modular_build series
+	add_case modular-initramfs case_modular_initramfs modular-build
+	add_case modular-boot case_modular_boot modular-initramfs
+	add_case modular-verdict case_modular_verdict modular-initramfs
 }
 
 ## The runner ##################################################################

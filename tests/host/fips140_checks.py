@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host-side checks of the fips140 kernel build and boots.
+
+Each command prints "PASS name" / "FAIL name: why" lines (scripts/test.sh
+counts them) and exits non-zero when anything failed.
+
+  embedded OUT                 fips140.ko is embedded, byte for byte
+  moved OUT EXCEPTIONS         crypto code left in vmlinux is exactly the
+                               documented list; moved symbols are gone
+  same-functions STOCK OTHER   same set of function symbols in vmlinux
+  same-initcalls STOCK OTHER   same initcalls, same order (System.map)
+  initcall-order STOCK OUT STOCK_LOG FIPS140_LOG
+                               crypto initcalls: same level, same order
+"""
+import os
+import re
+import subprocess
+import sys
+
+failed = 0
+
+
+def result(ok, name, why=""):
+    global failed
+    if ok:
+        print(f"PASS {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name}: {why or 'failed'}")
+
+
+def detail(lines, limit=40):
+    for line in list(lines)[:limit]:
+        print(f"     | {line}")
+
+
+def run(*cmd):
+    return subprocess.run(cmd, check=True, capture_output=True,
+                          text=True).stdout
+
+
+def symbols(path, defined=True):
+    """{name: type} of an object's symbol table (nm)."""
+    out = run("nm", "--defined-only" if defined else "-u", path)
+    syms = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            syms[parts[2]] = parts[1]
+        elif len(parts) == 2:
+            syms[parts[1]] = parts[0]
+    return syms
+
+
+def embedded(out):
+    vmlinux = os.path.join(out, "vmlinux")
+    module = os.path.join(out, "crypto/fips140/fips140.ko")
+    syms = symbols(vmlinux)
+    start = int(run("nm", vmlinux).split("_binary_fips140_ko_start")[0]
+                .split("\n")[-1].split()[0], 16) \
+        if "_binary_fips140_ko_start" in syms else None
+    result(start is not None, "embedded/symbols",
+           "_binary_fips140_ko_start missing from vmlinux")
+    if start is None:
+        return
+    addrs = {}
+    for line in run("nm", vmlinux).splitlines():
+        p = line.split()
+        if len(p) == 3 and p[2] in ("_binary_fips140_ko_start",
+                                    "_binary_fips140_ko_end"):
+            addrs[p[2]] = int(p[0], 16)
+    size = addrs["_binary_fips140_ko_end"] - addrs["_binary_fips140_ko_start"]
+    with open(module, "rb") as f:
+        ko = f.read()
+    result(size == len(ko), "embedded/size",
+           f"embedded {size} bytes, fips140.ko has {len(ko)}")
+    # Read the bytes from vmlinux through the section that holds them.
+    sect = None
+    for line in run("readelf", "-SW", vmlinux).splitlines():
+        m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+"
+                     r"([0-9a-f]+)\s+([0-9a-f]+)", line)
+        if m and m.group(1) == ".fips140_embedded":
+            sect = [int(x, 16) for x in m.groups()[1:]]
+    result(sect is not None, "embedded/section", "no .fips140_embedded")
+    if sect is None:
+        return
+    addr, off, _ = sect
+    with open(vmlinux, "rb") as f:
+        f.seek(off + addrs["_binary_fips140_ko_start"] - addr)
+        data = f.read(len(ko))
+    result(data == ko, "embedded/bytes",
+           "the embedded bytes differ from fips140.ko")
+
+
+def crypto_dir(path):
+    return re.match(r"(crypto|lib/crypto|arch/x86/crypto|certs)/", path)
+
+
+def moved(out, exceptions):
+    # Thin archives list their members relative to where ar runs
+    vmlinux_objs = [os.path.relpath(o, out) for o in
+                    run("ar", "t", os.path.abspath(os.path.join(
+                        out, "vmlinux.a"))).split()]
+    module_objs = open(os.path.join(out, "crypto/fips140/fips140.mod")
+                       ).read().split()
+    left = sorted(o for o in vmlinux_objs if crypto_dir(o))
+    want = sorted(line.split("#")[0].strip() for line in open(exceptions)
+                  if line.split("#")[0].strip())
+    result(left == want, "moved/vmlinux-crypto-objects",
+           "crypto objects in vmlinux differ from " +
+           os.path.basename(exceptions))
+    if left != want:
+        detail([f"in vmlinux, not listed: {o}" for o in left if o not in want]
+               + [f"listed, not in vmlinux: {o}" for o in want
+                  if o not in left])
+    both = sorted(set(vmlinux_objs) & set(module_objs))
+    result(not both, "moved/no-object-twice",
+           f"{len(both)} objects in both vmlinux and fips140.ko")
+    detail(both)
+    result(len(module_objs) > 100, "moved/module-objects",
+           f"only {len(module_objs)} objects in fips140.ko")
+    print(f"# fips140.ko: {len(module_objs)} objects; "
+          f"vmlinux keeps {len(left)} crypto objects")
+
+    vsyms = symbols(os.path.join(out, "vmlinux"))
+    for sym in ("crypto_alloc_base", "crypto_register_alg", "aes_expandkey",
+                "crypto_sha256_update", "crypto_alloc_shash",
+                "crypto_shash_finup", "sha1_init"):
+        result(sym not in vsyms, f"moved/{sym}",
+               f"{sym} is still defined in vmlinux ({vsyms.get(sym)})")
+    wraps = sorted(s for s in vsyms if s.startswith("__wrap_"))
+    result(len(wraps) > 0, "moved/trampolines", "no __wrap_ symbols")
+    undefined = set(symbols(os.path.join(out, "vmlinux.o"), False))
+    ko_syms = symbols(os.path.join(out, "crypto/fips140/fips140.ko"))
+    exports = {s[len("__ksymtab_"):] for s in ko_syms
+               if s.startswith("__ksymtab_")}
+    unwrapped = sorted((undefined & exports) -
+                       {w[len("__wrap_"):] for w in wraps})
+    result(not unwrapped, "moved/every-call-wrapped",
+           f"{len(unwrapped)} functions vmlinux calls have no trampoline")
+    detail(unwrapped)
+    print(f"# {len(wraps)} trampolines, {len(exports)} module exports")
+
+
+def functions(out):
+    return {s for s, t in symbols(os.path.join(out, "vmlinux")).items()
+            if t in "tTwW"}
+
+
+def same_functions(stock, other):
+    a, b = functions(stock), functions(other)
+    result(a == b, "same-functions",
+           f"{len(a - b)} only in stock, {len(b - a)} only in "
+           f"{os.path.basename(other)}")
+    detail([f"- {s}" for s in sorted(a - b)] + [f"+ {s}" for s in sorted(b - a)])
+    print(f"# {len(a)} function symbols")
+
+
+def map_initcalls(out):
+    """Initcall functions of a System.map in link order, with their level."""
+    calls = []
+    for line in open(os.path.join(out, "System.map")):
+        m = re.search(r" __initcall__kmod_\w+?__\d+_\d+_(\w+?)(early|rootfs|"
+                      r"con|[0-7]s?)$", line)
+        if m:
+            calls.append((m.group(1), m.group(2)))
+    return calls
+
+
+def same_initcalls(stock, other):
+    a, b = map_initcalls(stock), map_initcalls(other)
+    result(a == b, "same-initcalls", "initcalls differ in set or order")
+    if a != b:
+        import difflib
+        detail(difflib.unified_diff([f"{f} {l}" for f, l in a],
+                                    [f"{f} {l}" for f, l in b], lineterm=""))
+    print(f"# {len(a)} initcalls")
+
+
+def module_initcalls(out):
+    """{function: level} of fips140.ko's initcall sections."""
+    levels = {}
+    for sym in symbols(os.path.join(out, "crypto/fips140/fips140.ko")):
+        m = re.match(r"__fips140_initcall_(\w+?)(rootfs|[0-7]s?)$", sym)
+        if m:
+            levels[m.group(1)] = m.group(2)
+    return levels
+
+
+def called(log, names):
+    order = []
+    for line in open(log, errors="replace"):
+        m = re.search(r"calling  (\w+)\+0x", line)
+        if m and m.group(1) in names and m.group(1) not in order:
+            order.append(m.group(1))
+    return order
+
+
+def initcall_order(stock, out, stock_log, fips_log):
+    mod = module_initcalls(out)
+    stock_levels = dict(map_initcalls(stock))
+    result(len(mod) > 50, "initcalls/collected",
+           f"only {len(mod)} initcalls in fips140.ko")
+    wrong = sorted(f"{f}: stock {stock_levels.get(f)}, fips140 {lvl}"
+                   for f, lvl in mod.items() if stock_levels.get(f) != lvl)
+    result(not wrong, "initcalls/same-level",
+           f"{len(wrong)} crypto initcalls at another level")
+    detail(wrong)
+    for want in ("cryptomgr_init", "crypto_algapi_init"):
+        result(want in mod, f"initcalls/{want}-kept",
+               f"{want} not in fips140.ko")
+    a, b = called(stock_log, set(mod)), called(fips_log, set(mod))
+    result(len(b) == len(mod), "initcalls/all-ran",
+           f"{len(mod) - len(b)} module initcalls never called: "
+           + " ".join(sorted(set(mod) - set(b))))
+    result(a == b, "initcalls/same-order",
+           "crypto initcalls ran in another order")
+    if a != b:
+        print("# stock order / fips140 order:")
+        import difflib
+        detail(difflib.unified_diff(a, b, lineterm=""), 80)
+    print(f"# {len(b)} crypto initcalls ran in fips140.ko, levels: " +
+          ", ".join(f"{lvl}:{list(mod.values()).count(lvl)}"
+                    for lvl in sorted(set(mod.values()))))
+
+
+def main():
+    cmds = {"embedded": (embedded, 1), "moved": (moved, 2),
+            "same-functions": (same_functions, 2),
+            "same-initcalls": (same_initcalls, 2),
+            "initcall-order": (initcall_order, 4)}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds or \
+       len(sys.argv) - 2 != cmds[sys.argv[1]][1]:
+        sys.exit(__doc__)
+    fn, _ = cmds[sys.argv[1]]
+    fn(*sys.argv[2:])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
