@@ -92,7 +92,7 @@ case_fips140_build() {
 # exactly the documented list; vmlinux calls the module through trampolines.
 case_fips140_embedded() { python3 "$CHECKS" embedded "$OUT/fips140"; }
 case_fips140_moved() {
-	python3 "$CHECKS" moved "$OUT/fips140" \
+	python3 "$CHECKS" moved "$OUT/stock" "$OUT/fips140" \
 		"$TOP/tests/host/fips140-vmlinux-crypto.list"
 }
 case_fips140_initramfs() { "$S/initramfs.sh" fips140; }
@@ -171,7 +171,7 @@ register_cases() {
 	add_case series case_series tree
 	add_case fips140-build case_fips140_build series
 	add_case fips140-embedded case_fips140_embedded fips140-build
-	add_case fips140-moved case_fips140_moved fips140-build
+	add_case fips140-moved case_fips140_moved stock-build fips140-build
 	add_case fips140-initramfs case_fips140_initramfs fips140-build
 	add_case fips140-boot case_fips140_boot fips140-initramfs
 	add_case fips140-verdict case_fips140_verdict fips140-initramfs

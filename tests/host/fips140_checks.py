@@ -6,8 +6,10 @@ Each command prints "PASS name" / "FAIL name: why" lines (scripts/test.sh
 counts them) and exits non-zero when anything failed.
 
   embedded OUT                 fips140.ko is embedded, byte for byte
-  moved OUT EXCEPTIONS         crypto code left in vmlinux is exactly the
-                               documented list; moved symbols are gone
+  moved STOCK OUT EXCEPTIONS   crypto code left in vmlinux is exactly the
+                               documented list, the rest of the stock
+                               kernel's is in fips140.ko; moved symbols
+                               are gone
   same-functions STOCK OTHER   same set of function symbols in vmlinux
   same-initcalls STOCK OTHER   same initcalls, same order (System.map)
   initcall-order STOCK OUT STOCK_LOG FIPS140_LOG
@@ -97,11 +99,16 @@ def crypto_dir(path):
     return re.match(r"(crypto|lib/crypto|arch/x86/crypto|certs)/", path)
 
 
-def moved(out, exceptions):
+def archive(out):
+    """Members of vmlinux.a, relative to the build directory."""
     # Thin archives list their members relative to where ar runs
-    vmlinux_objs = [os.path.relpath(o, out) for o in
-                    run("ar", "t", os.path.abspath(os.path.join(
-                        out, "vmlinux.a"))).split()]
+    return [os.path.relpath(o, out) for o in
+            run("ar", "t", os.path.abspath(os.path.join(
+                out, "vmlinux.a"))).split()]
+
+
+def moved(stock, out, exceptions):
+    vmlinux_objs = archive(out)
     module_objs = open(os.path.join(out, "crypto/fips140/fips140.mod")
                        ).read().split()
     left = sorted(o for o in vmlinux_objs if crypto_dir(o))
@@ -118,8 +125,12 @@ def moved(out, exceptions):
     result(not both, "moved/no-object-twice",
            f"{len(both)} objects in both vmlinux and fips140.ko")
     detail(both)
-    result(len(module_objs) > 100, "moved/module-objects",
-           f"only {len(module_objs)} objects in fips140.ko")
+    stock_objs = sorted(o for o in archive(stock) if crypto_dir(o))
+    lost = sorted(set(stock_objs) - set(module_objs) - set(left))
+    result(not lost, "moved/every-crypto-object",
+           f"{len(lost)} crypto objects of the stock vmlinux are in neither "
+           "fips140.ko nor vmlinux")
+    detail(lost)
     print(f"# fips140.ko: {len(module_objs)} objects; "
           f"vmlinux keeps {len(left)} crypto objects")
 
@@ -197,11 +208,30 @@ def called(log, names):
     return order
 
 
+def object_initcalls(out, objs):
+    calls = set()
+    for obj in objs:
+        for sym in symbols(os.path.join(out, obj)):
+            m = re.match(r"__initcall__kmod_\w+?__\d+_\d+_(\w+?)"
+                         r"(rootfs|[0-7]s?)$", sym)
+            if m:
+                calls.add(m.group(1))
+    return calls
+
+
 def initcall_order(stock, out, stock_log, fips_log):
     mod = module_initcalls(out)
     stock_levels = dict(map_initcalls(stock))
-    result(len(mod) > 50, "initcalls/collected",
-           f"only {len(mod)} initcalls in fips140.ko")
+    # The crypto initcalls of the stock kernel, but those that stay in
+    # vmlinux, must all be in the module.
+    want = object_initcalls(stock, [o for o in archive(stock)
+                                    if crypto_dir(o)]) - \
+        object_initcalls(out, [o for o in archive(out) if crypto_dir(o)])
+    result(set(mod) == want, "initcalls/collected",
+           f"fips140.ko has {len(mod)} initcalls, the stock kernel's "
+           f"crypto code {len(want)}")
+    detail([f"missing: {f}" for f in sorted(want - set(mod))] +
+           [f"extra: {f}" for f in sorted(set(mod) - want)])
     wrong = sorted(f"{f}: stock {stock_levels.get(f)}, fips140 {lvl}"
                    for f, lvl in mod.items() if stock_levels.get(f) != lvl)
     result(not wrong, "initcalls/same-level",
@@ -226,7 +256,7 @@ def initcall_order(stock, out, stock_log, fips_log):
 
 
 def main():
-    cmds = {"embedded": (embedded, 1), "moved": (moved, 2),
+    cmds = {"embedded": (embedded, 1), "moved": (moved, 3),
             "same-functions": (same_functions, 2),
             "same-initcalls": (same_initcalls, 2),
             "initcall-order": (initcall_order, 4)}
