@@ -58,20 +58,16 @@ def symbols(path, defined=True):
 def embedded(out):
     vmlinux = os.path.join(out, "vmlinux")
     module = os.path.join(out, "crypto/fips140/fips140.ko")
-    syms = symbols(vmlinux)
-    start = int(run("nm", vmlinux).split("_binary_fips140_ko_start")[0]
-                .split("\n")[-1].split()[0], 16) \
-        if "_binary_fips140_ko_start" in syms else None
-    result(start is not None, "embedded/symbols",
-           "_binary_fips140_ko_start missing from vmlinux")
-    if start is None:
-        return
     addrs = {}
     for line in run("nm", vmlinux).splitlines():
         p = line.split()
         if len(p) == 3 and p[2] in ("_binary_fips140_ko_start",
                                     "_binary_fips140_ko_end"):
             addrs[p[2]] = int(p[0], 16)
+    result(len(addrs) == 2, "embedded/symbols",
+           "_binary_fips140_ko_start or _end missing from vmlinux")
+    if len(addrs) != 2:
+        return
     size = addrs["_binary_fips140_ko_end"] - addrs["_binary_fips140_ko_start"]
     with open(module, "rb") as f:
         ko = f.read()
