@@ -9,6 +9,10 @@
 # (e.g. fips=1, tests=hash,rng, initcall_debug).
 # Fails, showing the last 40 lines of the log, when the guest hangs (the
 # timeout), panics, never reaches /init, or does not reach the end of run.
+# FIPS140_BOOT_EXPECT=panic turns the last checks around: the boot passes
+# only when the guest panicked (tests of failure paths).
+# BZIMAGE may also be an uncompressed vmlinux (QEMU boots it through PVH,
+# CONFIG_PVH in base.config).
 # Environment: FIPS140_BOOT_TIMEOUT (seconds, default 120),
 # FIPS140_ACCEL (tcg, the default, or kvm), FIPS140_MEM (default 512M),
 # FIPS140_SMP (default 1), FIPS140_QEMU_CPU (default: QEMU's).
@@ -58,6 +62,12 @@ main() {
 	if [ "$rc" != 0 ]; then
 		cat "$log.qemu" >&2
 		fail "qemu-system-x86_64 exited with status $rc after $took"
+	fi
+	if [ "${FIPS140_BOOT_EXPECT:-end}" = panic ]; then
+		grep -q 'Kernel panic' "$log" ||
+			fail "expected a kernel panic, there was none ($took)"
+		log "boot: panicked as expected in $took: $(grep -m1 'Kernel panic' "$log")"
+		return
 	fi
 	if grep -q 'Kernel panic' "$log"; then
 		fail "kernel panic after $took: $(grep -m1 'Kernel panic' "$log")"

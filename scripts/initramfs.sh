@@ -1,44 +1,54 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# initramfs.sh NAME
+# initramfs.sh NAME [EXTRA-DIR]
 #
 # Make $WORK/out/NAME/initramfs.cpio.gz for kernel target NAME (built by
 # build.sh): busybox-static, /init (tests/guest/init), the guest tests
 # (tests/guest/*.c built static into $WORK/out/guest, run in the order of
-# tests/guest/tests.list), the target's modules from its modroot (signed by
-# modules_install) and fresh key material for the pkey test (keys.sh, in
-# $WORK/keys; only certificates, data and signatures go in).
+# tests/guest/tests.list; those of tests-on-demand.list only when named),
+# the target's modules from its modroot (signed by modules_install), fresh
+# key material for the pkey test (keys.sh, in $WORK/keys; only
+# certificates, data and signatures go in) and the files of EXTRA-DIR, if
+# given, in /extra.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 GUEST=$TOP/tests/guest
 BUSYBOX=${FIPS140_BUSYBOX:-/bin/busybox}
 
-# The tests of tests.list, checked against the sources.
-test_list() {
-	_list=$(grep -v -e '^#' -e '^$' "$GUEST/tests.list")
+# The tests of list file $1, checked against the sources.
+listed_tests() {
+	_list=$(grep -v -e '^#' -e '^$' "$GUEST/$1")
 	for _t in $_list; do
-		[ -r "$GUEST/$_t.c" ] || die "tests.list names $_t, no $_t.c"
-	done
-	for _c in "$GUEST"/*.c; do
-		_t=$(basename "$_c" .c)
-		echo "$_list" | grep -qx "$_t" ||
-			die "tests/guest/$_t.c is not in tests.list"
+		[ -r "$GUEST/$_t.c" ] || die "$1 names $_t, no $_t.c"
 	done
 	echo "$_list"
 }
 
+# Every test source is in one of the lists.
+check_lists() {
+	for _c in "$GUEST"/*.c; do
+		_t=$(basename "$_c" .c)
+		printf '%s\n%s\n' "$tests" "$on_demand" | grep -qx "$_t" ||
+			die "tests/guest/$_t.c is in neither tests.list nor tests-on-demand.list"
+	done
+}
+
 main() {
-	[ $# = 1 ] || die "usage: initramfs.sh NAME"
+	[ $# = 1 ] || [ $# = 2 ] || die "usage: initramfs.sh NAME [EXTRA-DIR]"
 	name=$1
+	extra=${2:-}
 	outdir=$OUT/$name
 	modroot=$outdir/modroot
 	[ -d "$modroot/lib/modules" ] ||
 		die "$modroot/lib/modules missing: run build.sh $name first"
 	[ -x "$BUSYBOX" ] ||
 		die "$BUSYBOX missing: apt-get install busybox-static"
-	tests=$(test_list)
+	tests=$(listed_tests tests.list)
+	on_demand=$(listed_tests tests-on-demand.list)
+	check_lists
+	[ -z "$extra" ] || [ -d "$extra" ] || die "no directory $extra"
 
 	log "initramfs $name: guest tests -> $OUT/guest"
 	make -s -C "$GUEST" O="$OUT/guest" >&2 ||
@@ -51,9 +61,10 @@ main() {
 	cp "$BUSYBOX" "$root/bin/busybox"
 	cp "$GUEST/init" "$root/init"
 	chmod 755 "$root/init"
-	for t in $tests; do
+	for t in $tests $on_demand; do
 		cp "$OUT/guest/$t" "$root/tests/$t"
 	done
+	[ -z "$extra" ] || cp -R "$extra" "$root/extra"
 	echo "$tests" >"$root/tests/list"
 	cp -R "$modroot/lib/modules" "$root/lib/modules"
 	# modules_install's links back into the build tree.

@@ -95,7 +95,11 @@ case_fips140_moved() {
 	python3 "$CHECKS" moved "$OUT/stock" "$OUT/fips140" \
 		"$TOP/tests/host/fips140-vmlinux-crypto.list"
 }
-case_fips140_initramfs() { "$S/initramfs.sh" fips140; }
+# The out-of-tree probe of the read-only placeholders goes in /extra.
+case_fips140_initramfs() {
+	"$S/ro-probe.sh" fips140
+	"$S/initramfs.sh" fips140 "$OUT/fips140/extra"
+}
 case_fips140_boot() { boot_target fips140 default harness.crypto=fips140; }
 case_fips140_verdict() { verdict_target fips140 default; }
 case_fips140_fips_boot() {
@@ -122,6 +126,84 @@ case_fips140_initcall_order() {
 		"$(boot_log stock initcalls)" "$(boot_log fips140 initcalls)"
 }
 
+# The module's integrity self-test and self-tests (tests/host/
+# fips140_integrity.py): the digest is the HMAC-SHA256 of the embedded
+# bytes, printed and shown in sysfs by both boots; in FIPS mode the same
+# self-tests pass as on the stock kernel, and the same algorithms are
+# refused; /proc/sys/crypto is the stock kernel's.
+INTEGRITY=$TOP/tests/host/fips140_integrity.py
+case_fips140_digest() {
+	python3 "$INTEGRITY" digest "$OUT/fips140" \
+		"$(boot_log fips140 default)" "$(boot_log fips140 fips)"
+}
+case_fips140_selftests() {
+	python3 "$INTEGRITY" selftests "$(boot_log stock fips)" \
+		"$(boot_log fips140 fips)"
+}
+# same_sections SECTION: the dump SECTION of the stock and fips140 boots,
+# in both modes, is the same.
+same_sections() {
+	for _mode in default fips; do
+		section stock "$_mode" "$1" >"$OUT/fips140/stock-$_mode.$1"
+		section fips140 "$_mode" "$1" >"$OUT/fips140/fips140-$_mode.$1"
+		[ -s "$OUT/fips140/stock-$_mode.$1" ]
+		diff -u "$OUT/fips140/stock-$_mode.$1" \
+			"$OUT/fips140/fips140-$_mode.$1" >&2
+		echo "$_mode: $(wc -l <"$OUT/fips140/stock-$_mode.$1") lines"
+	done
+}
+case_fips140_same_refusals() { same_sections af-alg-bind; }
+case_fips140_same_proc_sys_crypto() { same_sections proc-sys-crypto; }
+# The debug hooks are only in a kernel configured for them.
+case_fips140_no_debug() { python3 "$INTEGRITY" no-debug "$OUT/fips140"; }
+
+# tamper_boot WHAT LABEL [KERNEL-ARG...]: boot a copy of the fips140
+# vmlinux with a byte of WHAT (module or digest) flipped, through PVH.
+tamper_boot() {
+	_img=$OUT/fips140/vmlinux-tampered-$1
+	python3 "$INTEGRITY" tamper "$OUT/fips140" "$1" "$_img"
+	_label=$2
+	shift 2
+	"$S/boot.sh" "$_img" "$OUT/fips140/initramfs.cpio.gz" \
+		"$(boot_log fips140 "$_label")" "$@"
+}
+# fips=1: the kernel panics, naming the expected and computed digests.
+tamper_fips() {
+	FIPS140_BOOT_EXPECT=panic tamper_boot "$1" "tamper-$1-fips" fips=1 \
+		harness.crypto=fips140
+	python3 "$INTEGRITY" log-has "$(boot_log fips140 "tamper-$1-fips")" \
+		"Kernel panic - not syncing: $(cat "$OUT/fips140/vmlinux-tampered-$1.msg")"
+}
+# Otherwise the module is not loaded, and the log says why.
+tamper_normal() {
+	_log=$(boot_log fips140 "tamper-$1")
+	tamper_boot "$1" "tamper-$1" tests=dump harness.crypto=fips140
+	python3 "$INTEGRITY" log-has "$_log" \
+		"$(cat "$OUT/fips140/vmlinux-tampered-$1.msg")" \
+		"fips140: refusing to run a modified crypto module: the kernel runs without crypto" \
+		"fips140: failed to load the crypto module (-74): the kernel has no crypto"
+	section fips140 "tamper-$1" proc-modules >"$_log.modules"
+	if grep -q '^fips140 ' "$_log.modules"; then
+		echo "FAIL tamper-$1/not-loaded: fips140 is in /proc/modules"
+	else
+		echo "PASS tamper-$1/not-loaded"
+	fi
+}
+case_fips140_tamper_module_fips() { tamper_fips module; }
+case_fips140_tamper_module() { tamper_normal module; }
+case_fips140_tamper_digest_fips() { tamper_fips digest; }
+case_fips140_tamper_digest() { tamper_normal digest; }
+
+# The placeholders are read-only after boot: tests/guest/roprobe oopses on
+# purpose, and checks the kernel log itself.
+case_fips140_ro_boot() {
+	boot_target fips140 roprobe tests=roprobe harness.crypto=fips140
+}
+case_fips140_ro_verdict() {
+	python3 "$S/ktap.py" verdict "$(boot_log fips140 roprobe)" \
+		--label fips140@roprobe --no-log-check
+}
+
 # The series with the option off: the same kernel as the stock one.
 case_off_build() {
 	"$S/build.sh" fips140-off "$WORK/series" "$CONFIGS/base.config" \
@@ -136,9 +218,12 @@ case_off_boot() { boot_target fips140-off default harness.crypto=kernel; }
 case_off_verdict() { verdict_target fips140-off default; }
 
 # Some crypto configured =m: modules that load against fips140.ko.
+# With the debug hooks: a self-test failure injected in FIPS mode panics,
+# naming the algorithm.
 case_modular_build() {
 	"$S/build.sh" fips140-m "$WORK/series" "$CONFIGS/base.config" \
-		"$CONFIGS/fips140.config" "$CONFIGS/fips140-modular.config"
+		"$CONFIGS/fips140.config" "$CONFIGS/fips140-modular.config" \
+		"$CONFIGS/fips140-debug.config"
 }
 case_modular_initramfs() { "$S/initramfs.sh" fips140-m; }
 case_modular_boot() {
@@ -146,6 +231,13 @@ case_modular_boot() {
 		harness.modules=xts,md5
 }
 case_modular_verdict() { verdict_target fips140-m default; }
+case_modular_inject_failure() {
+	FIPS140_BOOT_EXPECT=panic boot_target fips140-m inject fips=1 \
+		fips140.inject_failure=sha256 harness.crypto=fips140
+	python3 "$INTEGRITY" log-has "$(boot_log fips140-m inject)" \
+		"fips140: injecting a failure into the self-test of" \
+		"(sha256) failed in fips mode!"
+}
 
 ## Registry ####################################################################
 #
@@ -183,6 +275,26 @@ register_cases() {
 		fips140-initramfs
 	add_case fips140-initcall-order case_fips140_initcall_order \
 		stock-initcalls-boot fips140-initcalls-boot
+	add_case fips140-digest case_fips140_digest \
+		fips140-boot fips140-fips-boot
+	add_case fips140-selftests case_fips140_selftests \
+		stock-fips-boot fips140-fips-boot
+	add_case fips140-same-refusals case_fips140_same_refusals \
+		stock-boot stock-fips-boot fips140-boot fips140-fips-boot
+	add_case fips140-same-proc-sys-crypto \
+		case_fips140_same_proc_sys_crypto \
+		stock-boot stock-fips-boot fips140-boot fips140-fips-boot
+	add_case fips140-no-debug case_fips140_no_debug fips140-build
+	add_case fips140-tamper-module-fips case_fips140_tamper_module_fips \
+		fips140-initramfs
+	add_case fips140-tamper-module case_fips140_tamper_module \
+		fips140-initramfs
+	add_case fips140-tamper-digest-fips case_fips140_tamper_digest_fips \
+		fips140-initramfs
+	add_case fips140-tamper-digest case_fips140_tamper_digest \
+		fips140-initramfs
+	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
+	add_case fips140-ro-verdict case_fips140_ro_verdict fips140-initramfs
 	add_case off-build case_off_build series
 	add_case off-same-kernel case_off_same_kernel stock-build off-build
 	add_case off-initramfs case_off_initramfs off-build
@@ -192,6 +304,8 @@ register_cases() {
 	add_case modular-initramfs case_modular_initramfs modular-build
 	add_case modular-boot case_modular_boot modular-initramfs
 	add_case modular-verdict case_modular_verdict modular-initramfs
+	add_case modular-inject-failure case_modular_inject_failure \
+		modular-initramfs
 }
 
 ## The runner ##################################################################

@@ -25,24 +25,6 @@
 
 static char expect[32], modules[256];
 
-/* The value of harness.KEY= on the kernel command line, or "" */
-static void cmdline_value(const char *key, char *v, size_t size)
-{
-	char line[4096], *p, *tok;
-	FILE *f = fopen("/proc/cmdline", "r");
-
-	v[0] = 0;
-	if (!f || !fgets(line, sizeof(line), f)) {
-		if (f)
-			fclose(f);
-		return;
-	}
-	fclose(f);
-	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p))
-		if (!strncmp(tok, key, strlen(key)))
-			snprintf(v, size, "%s", tok + strlen(key));
-}
-
 /* The line of /proc/modules for module NAME, or 0 */
 static int module_line(const char *name, char *out, size_t size)
 {

@@ -72,4 +72,22 @@ static inline int crypto_entries(void (*fn)(const struct crypto_entry *,
 	return n;
 }
 
+/* The value of KEY (e.g. "harness.crypto=") on the kernel command line, or "" */
+static inline void cmdline_value(const char *key, char *v, size_t size)
+{
+	char line[4096], *p, *tok;
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	v[0] = 0;
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p))
+		if (!strncmp(tok, key, strlen(key)))
+			snprintf(v, size, "%s", tok + strlen(key));
+}
+
 #endif /* PROCFS_H */

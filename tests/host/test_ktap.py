@@ -126,6 +126,18 @@ class Verdict(unittest.TestCase):
         res = run(log(HASH_OK + DUMP_OK, tail=tail))
         self.assertEqual(self.failed(res), ['k/kernel-log-clean'])
 
+    def test_no_log_check(self):
+        # A boot that oopses on purpose: its tests judge the log.
+        tail = TAIL.replace('---- END dmesg', '[    5.0] Oops: 0003 [#1] '
+                            'PREEMPT\nfips140-harness: ---- END dmesg')
+        text = log(HASH_OK + DUMP_OK, tail=tail)
+        self.assertEqual(self.failed(run(text)), ['k/kernel-log-clean'])
+        res = {name: ok for ok, name, _, _ in
+               ktap.results(ktap.parse_log(text), 'k', log_check=False)}
+        self.assertNotIn('k/kernel-log-clean', res)
+        self.assertTrue(all(res.values()))
+        self.assertIn('k/run-complete', res)
+
     def test_no_test_messages_are_fine(self):
         boot = BOOT + '[    0.7] alg: No test for fips(ansi_cprng)\n'
         res = run(log(HASH_OK + DUMP_OK, boot=boot))

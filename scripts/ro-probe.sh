@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ro-probe.sh NAME
+#
+# Build the out-of-tree module tests/ro-probe against kernel target NAME
+# (built by build.sh), sign it with the build's key, and put it in
+# $WORK/out/NAME/extra/ with ro-targets: one function placeholder
+# (__fips140_fn_ptr_*) and one variable placeholder (__crypto_*_ptr) of
+# that kernel's System.map, "KIND SYMBOL ADDRESS" a line. The guest test
+# roprobe reads them from /extra (initramfs.sh NAME $WORK/out/NAME/extra).
+# The kernel has no KASLR (base.config), so System.map addresses are the
+# run-time ones.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# The first symbol of System.map matching the pattern, as "SYMBOL ADDR"
+placeholder() {
+	awk -v re="$1" '$3 ~ re { print $3, $1; exit }' "$outdir/System.map"
+}
+
+main() {
+	[ $# = 1 ] || die "usage: ro-probe.sh NAME"
+	outdir=$OUT/$1
+	[ -r "$outdir/System.map" ] ||
+		die "$outdir/System.map missing: run build.sh $1 first"
+	fn=$(placeholder '^__fips140_fn_ptr_')
+	var=$(placeholder '^__crypto_.*_ptr$')
+	[ -n "$fn" ] || die "no __fips140_fn_ptr_* in $outdir/System.map"
+	[ -n "$var" ] || die "no __crypto_*_ptr in $outdir/System.map"
+
+	# Kbuild writes its objects next to the sources: build a copy.
+	src=$outdir/ro-probe
+	rm -rf "$src" "$outdir/extra"
+	cp -R "$TOP/tests/ro-probe" "$src"
+	make -s -C "$outdir" M="$src" modules >&2 ||
+		die "tests/ro-probe does not build against $outdir"
+	"$outdir/scripts/sign-file" sha256 "$outdir/certs/signing_key.pem" \
+		"$outdir/certs/signing_key.x509" "$src/fips140_ro_probe.ko" ||
+		die "cannot sign fips140_ro_probe.ko"
+
+	mkdir -p "$outdir/extra"
+	cp "$src/fips140_ro_probe.ko" "$outdir/extra/"
+	printf 'fn %s\nvar %s\n' "$fn" "$var" >"$outdir/extra/ro-targets"
+	log "ro-probe $1: $outdir/extra ($(tr '\n' ';' <"$outdir/extra/ro-targets"))"
+}
+
+main "$@"

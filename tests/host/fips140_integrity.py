@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host-side checks of the integrity self-test of fips140.ko.
+
+Each command prints "PASS name" / "FAIL name: why" lines (scripts/test.sh
+counts them) and exits non-zero when anything failed.
+
+  digest OUT LOG...      the digest of the build (crypto/fips140/
+                         fips140.hmac, and the copy in vmlinux) is the
+                         HMAC-SHA256 of fips140.ko with the key of its
+                         .fips140_hmac_key section, computed here; each
+                         boot LOG printed it and shows it, and the
+                         module's build id, in /sys/kernel/fips140
+  tamper OUT WHAT DEST   write DEST, a copy of OUT's vmlinux with one byte
+                         flipped in the embedded module's .text
+                         (WHAT=module) or in the stored digest
+                         (WHAT=digest), and DEST.msg, the integrity
+                         failure message the module must print for it
+  log-has LOG TEXT...    the kernel log of LOG has a line with each TEXT
+  no-debug OUT           OUT's fips140.ko has no debug hooks
+  selftests STOCK_LOG FIPS140_LOG
+                         fips=1 boots: the same self-tests passed in both
+                         (testmgr's "passed" lines), and the module counted
+                         as many as the stock kernel printed
+"""
+import hashlib
+import hmac
+import os
+import re
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fips140_checks import detail, result, run  # noqa: E402
+import fips140_checks  # noqa: E402
+
+KEY_SECTION = ".fips140_hmac_key"
+MODULE = "crypto/fips140/fips140.ko"
+
+
+def elf_sections(data):
+    """{name: (offset, size, addr)} of an ELF64 little-endian image."""
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise ValueError("not an ELF64 little-endian file")
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
+    hdrs = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize)
+            for i in range(shnum)]
+    stroff = hdrs[shstrndx][4]
+    out = {}
+    for name, _type, _flags, addr, off, size in hdrs:
+        end = data.index(b"\0", stroff + name)
+        out[data[stroff + name:end].decode()] = (off, size, addr)
+    return out
+
+
+def module_hmac(ko):
+    off, size, _ = elf_sections(ko)[KEY_SECTION]
+    return hmac.new(ko[off:off + size], ko, hashlib.sha256).digest()
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def vmlinux_symbol(out, name):
+    for line in run("nm", os.path.join(out, "vmlinux")).splitlines():
+        p = line.split()
+        if len(p) == 3 and p[2] == name:
+            return int(p[0], 16)
+    raise KeyError(f"{name} not in {out}/vmlinux")
+
+
+def file_offset(vmlinux, addr):
+    """The file offset of virtual address addr in vmlinux."""
+    for name, (off, size, start) in elf_sections(vmlinux).items():
+        if name and start <= addr < start + size and off:
+            return off + addr - start
+    raise KeyError(f"address {addr:#x} is in no section of vmlinux")
+
+
+def build_id(path):
+    m = re.search(r"Build ID: ([0-9a-f]+)", run("readelf", "-n", path))
+    return m.group(1) if m else None
+
+
+def kernel_lines(log):
+    """The console lines of LOG, without timestamps, up to the dmesg dump
+    that repeats them."""
+    lines = []
+    with open(log, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("fips140-harness: ---- BEGIN dmesg"):
+                break
+            lines.append(re.sub(r"^\[\s*\d+\.\d+\]\s*", "", line.strip()))
+    return lines
+
+
+def status(log):
+    """/sys/kernel/fips140 as the guest test fips140 dumped it."""
+    lines = kernel_lines(log)
+    out, inside = {}, False
+    for line in lines:
+        body = line[2:] if line.startswith("# ") else line
+        body = body.strip()
+        if body == "---- BEGIN sys-fips140 ----":
+            inside = True
+        elif body == "---- END sys-fips140 ----":
+            inside = False
+        elif inside and "=" in body:
+            key, val = body.split("=", 1)
+            out[key] = val
+    return out
+
+
+def digest(out, *logs):
+    vmlinux = read(os.path.join(out, "vmlinux"))
+    ko = read(os.path.join(out, MODULE))
+    try:
+        want = module_hmac(ko)
+    except (KeyError, ValueError) as e:
+        result(False, "digest/key", f"{MODULE}: no {KEY_SECTION}: {e}")
+        return
+    hexd = want.hex()
+    print(f"hmac-sha256 of {MODULE}: {hexd}")
+    stored = read(os.path.join(out, "crypto/fips140/fips140.hmac"))
+    result(stored == want, "digest/host-tool",
+           f"fips140.hmac is {stored.hex()}, expected {hexd}")
+    off = file_offset(vmlinux, vmlinux_symbol(out, "__fips140_digest"))
+    result(vmlinux[off:off + 32] == want, "digest/in-vmlinux",
+           f"__fips140_digest is {vmlinux[off:off + 32].hex()}")
+    bid = build_id(os.path.join(out, MODULE))
+    for log in logs:
+        label = os.path.basename(log)
+        line = f"fips140: integrity check passed, hmac-sha256 {hexd}"
+        result(line in kernel_lines(log), f"digest/{label}/printed",
+               f"no \"{line}\" in the kernel log")
+        st = status(log)
+        result(st.get("hmac_digest") == hexd, f"digest/{label}/sysfs",
+               f"hmac_digest={st.get('hmac_digest')}")
+        result(bid is not None and st.get("build_id") == bid,
+               f"digest/{label}/build-id",
+               f"build_id={st.get('build_id')}, fips140.ko has {bid}")
+
+
+def tamper(out, what, dest):
+    vmlinux = bytearray(read(os.path.join(out, "vmlinux")))
+    start = file_offset(vmlinux, vmlinux_symbol(out, "_binary_fips140_ko_start"))
+    size = (vmlinux_symbol(out, "_binary_fips140_ko_end") -
+            vmlinux_symbol(out, "_binary_fips140_ko_start"))
+    doff = file_offset(vmlinux, vmlinux_symbol(out, "__fips140_digest"))
+    ko = bytes(vmlinux[start:start + size])
+    if what == "module":
+        # A byte of the module's code: the module still loads, the
+        # integrity check must catch it.
+        toff, tsize, _ = elf_sections(ko)[".text"]
+        vmlinux[start + toff + tsize // 2] ^= 0x01
+    elif what == "digest":
+        vmlinux[doff] ^= 0x80
+    else:
+        sys.exit(f"tamper: WHAT is module or digest, not {what}")
+    expected = bytes(vmlinux[doff:doff + 32]).hex()
+    computed = module_hmac(bytes(vmlinux[start:start + size])).hex()
+    with open(dest + ".tmp", "wb") as f:
+        f.write(vmlinux)
+    os.replace(dest + ".tmp", dest)
+    msg = (f"fips140: integrity check failed: expected hmac-sha256 "
+           f"{expected}, computed {computed}")
+    with open(dest + ".msg", "w") as f:
+        f.write(msg + "\n")
+    print(f"{dest}: {what} tampered; the module must say: {msg}")
+
+
+def log_has(log, *texts):
+    lines = kernel_lines(log)
+    for text in texts:
+        result(any(text in line for line in lines),
+               f"log-has/{os.path.basename(log)}/{text[:60]}",
+               f"no \"{text}\" in {log}")
+
+
+def no_debug(out):
+    ko = read(os.path.join(out, MODULE))
+    off, size, _ = elf_sections(ko)[".modinfo"]
+    info = ko[off:off + size].split(b"\0")
+    hooks = [i.decode() for i in info if b"inject_failure" in i]
+    result(not hooks, "no-debug/fips140.ko", f"debug hooks: {hooks}")
+
+
+PASSED = re.compile(r"alg: self-tests for (\S+) \((\S+)\) passed$")
+READY = re.compile(r"fips140: (\d+) self-tests passed, the module is ready")
+
+
+def selftests(stock_log, fips140_log):
+    sets = []
+    for log in (stock_log, fips140_log):
+        sets.append(sorted(m.groups() for m in map(PASSED.search,
+                                                   kernel_lines(log)) if m))
+    stock, ours = sets
+    print(f"self-tests passed: stock {len(stock)}, fips140 {len(ours)}")
+    result(stock and stock == ours, "selftests/same-passed",
+           "the tests that passed differ")
+    if stock != ours:
+        detail([f"stock only: {t}" for t in sorted(set(stock) - set(ours))] +
+               [f"fips140 only: {t}" for t in sorted(set(ours) - set(stock))])
+    # The module counts the tests that ran before it was ready; the
+    # template instances the guest tests create are tested later.
+    before, counts = 0, []
+    for line in kernel_lines(fips140_log):
+        m = READY.search(line)
+        if m:
+            counts.append(int(m.group(1)))
+            break
+        before += bool(PASSED.search(line))
+    result(counts == [before], "selftests/module-count",
+           f"module reported {counts}, the log has {before} passes "
+           "before it")
+
+
+def main():
+    cmds = {"digest": (digest, 1, True), "tamper": (tamper, 3, False),
+            "log-has": (log_has, 2, True), "no-debug": (no_debug, 1, False),
+            "selftests": (selftests, 2, False)}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
+        sys.exit(__doc__)
+    fn, nargs, more = cmds[sys.argv[1]]
+    args = sys.argv[2:]
+    if len(args) < nargs or (not more and len(args) != nargs):
+        sys.exit(__doc__)
+    fn(*args)
+    return 1 if fips140_checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
