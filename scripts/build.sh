@@ -11,6 +11,13 @@
 # a recreated worktree) hits the cache. Two different source trees do not
 # share objects, though: the relative include paths (../../linux/include,
 # ../../series/include) differ; measured, ~0 kernel hits across trees.
+# Every build signs its modules with the same key, made once in
+# $WORK/signing (CONFIG_MODULE_SIG_KEY), as a distribution does: the
+# certificate is built into fips140.ko (certs/ is in the crypto
+# boundary), which must be the same in every build of the same sources.
+# FIPS140_NO_CCACHE=1 builds without it (the reproducibility test must
+# compile, not fetch from the cache). When make fails, vmlinux and
+# bzImage are removed, so that no image of an older build looks valid.
 # The make output goes to $WORK/out/NAME/build.log (FIPS140_VERBOSE=1: also
 # to the terminal).
 set -eu
@@ -38,6 +45,24 @@ run_logged() {
 	return "$_rc"
 }
 
+# The fragment that sets the harness's module signing key, made once with
+# the kernel's own key configuration (certs/default_x509.genkey).
+signing_fragment() {
+	_dir=$WORK/signing
+	if [ ! -s "$_dir/signing_key.pem" ]; then
+		mkdir -p "$_dir"
+		openssl req -new -nodes -utf8 -sha256 -days 36500 -batch -x509 \
+			-config "$srcdir/certs/default_x509.genkey" \
+			-outform PEM -out "$_dir/signing_key.pem.tmp" \
+			-keyout "$_dir/signing_key.pem.tmp" 2>/dev/null ||
+			die "build: cannot make the module signing key"
+		mv "$_dir/signing_key.pem.tmp" "$_dir/signing_key.pem"
+	fi
+	printf 'CONFIG_MODULE_SIG_KEY="%s"\n' "$_dir/signing_key.pem" \
+		>"$_dir/signing.config"
+	echo "$_dir/signing.config"
+}
+
 main() {
 	[ $# -ge 3 ] || die "usage: build.sh NAME SRCDIR FRAGMENT..."
 	name=$1
@@ -46,18 +71,22 @@ main() {
 	outdir=$OUT/$name
 	start=$(date +%s)
 
-	"$TOP/scripts/config.sh" "$srcdir" "$outdir" "$@"
+	"$TOP/scripts/config.sh" "$srcdir" "$outdir" "$@" "$(signing_fragment)"
 
 	set -- -C "$srcdir" O="$outdir" ARCH=x86_64
-	if command -v ccache >/dev/null 2>&1; then
+	if [ "${FIPS140_NO_CCACHE:-0}" != 1 ] &&
+	    command -v ccache >/dev/null 2>&1; then
 		CCACHE_BASEDIR=$WORK
 		export CCACHE_BASEDIR
 		set -- "$@" CC="ccache gcc" HOSTCC="ccache gcc"
 	fi
 	jobs=$(nproc)
 	log "build $name: make -j$jobs bzImage modules (log: $outdir/build.log)"
-	run_logged "$outdir/build.log" make "$@" -j"$jobs" bzImage modules ||
+	if ! run_logged "$outdir/build.log" make "$@" -j"$jobs" bzImage modules
+	then
+		rm -f "$outdir/vmlinux" "$outdir/arch/x86/boot/bzImage"
 		die "build $name: make failed after $(elapsed "$start")"
+	fi
 	rm -rf "$outdir/modroot"
 	run_logged "$outdir/modules_install.log" make "$@" \
 		INSTALL_MOD_PATH="$outdir/modroot" modules_install ||

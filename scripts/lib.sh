@@ -13,8 +13,9 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${FIPS140_WORK:-$TOP/build}
 # Pristine tree (a git repo whose first commit is the untouched source).
 SRC=$WORK/linux
-# Build output directories: $OUT/NAME (one per kernel target).
-OUT=$WORK/out
+# Build output directories: $OUT/NAME (one per kernel target);
+# FIPS140_OUT puts them elsewhere (the reuse tests' second tree).
+OUT=${FIPS140_OUT:-$WORK/out}
 PATCHES=$TOP/patches
 CONFIGS=$TOP/configs
 

@@ -35,9 +35,12 @@ main() {
 	cp -R "$TOP/tests/ro-probe" "$src"
 	make -s -C "$outdir" M="$src" modules >&2 ||
 		die "tests/ro-probe does not build against $outdir"
-	"$outdir/scripts/sign-file" sha256 "$outdir/certs/signing_key.pem" \
+	# The key modules_install signs with (CONFIG_MODULE_SIG_KEY)
+	key=$(sed -n 's/^CONFIG_MODULE_SIG_KEY="\(.*\)"$/\1/p' "$outdir/.config")
+	case $key in /*) ;; *) key=$outdir/$key ;; esac
+	"$outdir/scripts/sign-file" sha256 "$key" \
 		"$outdir/certs/signing_key.x509" "$src/fips140_ro_probe.ko" ||
-		die "cannot sign fips140_ro_probe.ko"
+		die "cannot sign fips140_ro_probe.ko with $key"
 
 	mkdir -p "$outdir/extra"
 	cp "$src/fips140_ro_probe.ko" "$outdir/extra/"

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# series-apply.sh NAME
+# series-apply.sh NAME [DIR [EXTRA-PATCH...]]
 #
-# (Re)create git worktree $WORK/NAME of the pristine tree on branch NAME,
-# starting at tag base, and git am every patch listed in patches/series
-# (one file name a line; blank lines and # comments ignored; no series
-# file or an empty one: the worktree is just base). A patch that does not
+# (Re)create git worktree DIR (default $WORK/NAME) of the pristine tree on
+# branch NAME, starting at tag base, and git am every patch listed in
+# patches/series (one file name a line; blank lines and # comments
+# ignored; no series file or an empty one: the worktree is just base),
+# then the EXTRA-PATCH files (test changes on top). A patch that does not
 # apply: its name and the rejected files are printed, the half-made
 # worktree is removed, exit status 1.
 # An existing worktree is reset to base in place (unchanged files keep
@@ -26,15 +27,15 @@ remove_worktree() {
 	git -C "$SRC" worktree prune
 }
 
-# apply PATCH: git am one patch, or report it and fail.
+# apply PATCH-FILE: git am one patch, or report it and fail.
 apply() {
 	_p=$1
 	_err=$WORK/.series-apply.$$
-	if git_id "$wt" am -q "$PATCHES/$_p" >"$_err" 2>&1; then
+	if git_id "$wt" am -q "$_p" >"$_err" 2>&1; then
 		rm -f "$_err"
 		return
 	fi
-	echo "series-apply: patch $_p does not apply to $name" >&2
+	echo "series-apply: patch $(basename "$_p") does not apply to $name" >&2
 	sed -n -e 's/^error: \(.*\): patch does not apply$/  rejected file: \1/p' \
 		-e 's/^error: \(.*\): does not exist in index$/  rejected file (missing): \1/p' \
 		-e 's/^error: \(.*\): already exists in working directory$/  rejected file (exists): \1/p' \
@@ -45,17 +46,19 @@ apply() {
 	rm -f "$_err"
 	git -C "$wt" am --abort >/dev/null 2>&1 || :
 	remove_worktree
-	die "series-apply: removed $wt; fix $_p (see patches/series)"
+	die "series-apply: removed $wt; fix $(basename "$_p") (see patches/series)"
 }
 
 main() {
-	[ $# = 1 ] || die "usage: series-apply.sh NAME"
+	[ $# -ge 1 ] || die "usage: series-apply.sh NAME [DIR [EXTRA-PATCH...]]"
 	name=$1
+	wt=${2:-$WORK/$name}
+	[ $# -lt 2 ] || shift
+	shift
 	case $name in
 	linux | out | keys | *[!A-Za-z0-9._-]* | .*)
 		die "series-apply: bad worktree name '$name'" ;;
 	esac
-	wt=$WORK/$name
 	git -C "$SRC" rev-parse -q --verify base >/dev/null 2>&1 ||
 		die "no pristine tree at $SRC: run scripts/tree.sh"
 
@@ -94,6 +97,14 @@ main() {
 		[ -r "$PATCHES/$p" ] || {
 			remove_worktree
 			die "series-apply: patches/series lists $p, no such file"
+		}
+		apply "$PATCHES/$p"
+		n=$((n + 1))
+	done
+	for p in "$@"; do
+		[ -r "$p" ] || {
+			remove_worktree
+			die "series-apply: no extra patch $p"
 		}
 		apply "$p"
 		n=$((n + 1))

@@ -204,6 +204,143 @@ case_fips140_ro_verdict() {
 		--label fips140@roprobe --no-log-check
 }
 
+# Reuse of a certified module. A second tree of the series, in another
+# directory ($WORK/reuse/series, built in $WORK/reuse/out, the same layout
+# as $WORK/series and $WORK/out, so ccache serves what is unchanged); the
+# fips140 kernel above is kernel A, its fips140.ko the certified module.
+REUSE=$WORK/reuse
+CERTIFIED=$OUT/fips140/crypto/fips140/fips140.ko
+reuse_tree() { "$S/series-apply.sh" reuse-series "$REUSE/series" "$@"; }
+# reuse_build NAME [FRAGMENT...]: build NAME of the reuse tree
+reuse_build() {
+	_name=$1
+	shift
+	FIPS140_OUT=$REUSE/out "$S/build.sh" "$_name" "$REUSE/series" \
+		"$CONFIGS/base.config" "$CONFIGS/fips140.config" "$@"
+}
+# prebuilt_config NAME DIR [LINE...]: fragment $REUSE/NAME.config that
+# embeds the crypto module of build directory DIR
+prebuilt_config() {
+	_f=$REUSE/$1.config
+	printf 'CONFIG_CRYPTO_FIPS140_EXTMOD_SOURCE=y\n' >"$_f"
+	printf 'CONFIG_CRYPTO_FIPS140_EXTMOD_SOURCE_DIR="%s"\n' "$2" >>"$_f"
+	shift 2
+	for _line in "$@"; do
+		echo "$_line" >>"$_f"
+	done
+	echo "$_f"
+}
+# same_file NAME A B: PASS when files A and B are identical
+same_file() {
+	if cmp -s "$2" "$3"; then
+		echo "PASS $1 ($(sha256sum <"$2" | cut -c1-16)...)"
+	else
+		echo "FAIL $1: $2 and $3 differ"
+	fi
+}
+# reuse_boot NAME LABEL [KERNEL-ARG...]: boot NAME of the reuse tree
+reuse_boot() {
+	_name=$1 _label=$2
+	shift 2
+	"$S/boot.sh" "$REUSE/out/$_name/arch/x86/boot/bzImage" \
+		"$REUSE/out/$_name/initramfs.cpio.gz" \
+		"$REUSE/out/$_name/boot-$_label.log" harness.crypto=fips140 "$@"
+	python3 "$S/ktap.py" verdict "$REUSE/out/$_name/boot-$_label.log" \
+		--label "$_name@$_label"
+}
+# image_is NAME LABEL IMAGE DIGEST-OF: that boot loaded IMAGE (fresh or
+# prebuilt), whose digest is the HMAC-SHA256 of module file DIGEST-OF
+image_is() {
+	python3 "$INTEGRITY" booted "$REUSE/out/$1/boot-$2.log" "$3" "$4"
+}
+
+# Reproducible: the same series, another directory, compiled without
+# ccache: the same fips140.ko as kernel A's.
+case_reuse_repro_tree() { reuse_tree; }
+case_reuse_repro_build() { FIPS140_NO_CCACHE=1 reuse_build repro; }
+case_reuse_reproducible() {
+	same_file reproducible/fips140.ko "$CERTIFIED" \
+		"$REUSE/out/repro/crypto/fips140/fips140.ko"
+}
+# Kernel B: A and a change outside the module (tests/patches), embedding
+# A's module. First without the prebuilt module: the build must say
+# where it looked, and leave no image.
+case_reuse_outside_tree() {
+	reuse_tree "$TOP/tests/patches/outside-boundary.patch"
+}
+case_reuse_missing_prebuilt() {
+	_cfg=$(prebuilt_config missing "$REUSE/no-such-build")
+	_log=$REUSE/out/outside/build.log
+	if reuse_build outside "$_cfg"; then
+		echo "FAIL missing-prebuilt/build-fails: the build succeeded"
+		return
+	fi
+	echo "PASS missing-prebuilt/build-fails"
+	python3 "$INTEGRITY" log-has "$_log" \
+		"no prebuilt crypto module $REUSE/no-such-build/crypto/fips140/fips140.ko"
+	if [ -e "$REUSE/out/outside/arch/x86/boot/bzImage" ]; then
+		echo "FAIL missing-prebuilt/no-image: a bzImage is left"
+	else
+		echo "PASS missing-prebuilt/no-image"
+	fi
+}
+case_reuse_outside_build() {
+	reuse_build outside "$(prebuilt_config outside "$OUT/fips140")"
+}
+case_reuse_outside_checks() {
+	_b=$REUSE/out/outside
+	same_file outside/fresh-fips140.ko-unchanged "$CERTIFIED" \
+		"$_b/crypto/fips140/fips140.ko"
+	same_file outside/embeds-certified "$CERTIFIED" \
+		"$_b/crypto/fips140/fips140-embedded.ko"
+	if cmp -s "$OUT/fips140/vmlinux" "$_b/vmlinux"; then
+		echo "FAIL outside/vmlinux-changed: vmlinux is A's"
+	else
+		echo "PASS outside/vmlinux-changed"
+	fi
+	python3 "$INTEGRITY" log-has "$_b/crypto/fips140/fips140-abi-check.txt" \
+		"fips140-abi-check: compatible"
+}
+case_reuse_outside_initramfs() {
+	FIPS140_OUT=$REUSE/out "$S/initramfs.sh" outside
+}
+case_reuse_outside_boot() {
+	reuse_boot outside default
+	image_is outside default prebuilt "$CERTIFIED"
+}
+case_reuse_outside_fips_boot() {
+	reuse_boot outside fips fips=1
+	image_is outside fips prebuilt "$CERTIFIED"
+}
+# Kernel D: B with both modules: fips=1 boots the prebuilt one.
+case_reuse_dual_build() {
+	reuse_build dual "$(prebuilt_config dual "$OUT/fips140" \
+		CONFIG_CRYPTO_FIPS140_DUAL_VERSION=y)"
+}
+case_reuse_dual_initramfs() { FIPS140_OUT=$REUSE/out "$S/initramfs.sh" dual; }
+case_reuse_dual_boot() {
+	reuse_boot dual default
+	image_is dual default fresh "$REUSE/out/dual/crypto/fips140/fips140.ko"
+}
+case_reuse_dual_fips_boot() {
+	reuse_boot dual fips fips=1
+	image_is dual fips prebuilt "$CERTIFIED"
+}
+# Kernel C: A and a change of a symbol the module imports: the ABI check
+# names it, and the build stops.
+case_reuse_abi_tree() { reuse_tree "$TOP/tests/patches/abi-break.patch"; }
+case_reuse_abi_break() {
+	_log=$REUSE/out/abi/build.log
+	if reuse_build abi "$(prebuilt_config abi "$OUT/fips140")"; then
+		echo "FAIL abi-break/build-fails: the build succeeded"
+		return
+	fi
+	echo "PASS abi-break/build-fails"
+	python3 "$INTEGRITY" log-has "$_log" \
+		"import sg_init_table: not exported by vmlinux" \
+		"does not fit this kernel"
+}
+
 # The series with the option off: the same kernel as the stock one.
 case_off_build() {
 	"$S/build.sh" fips140-off "$WORK/series" "$CONFIGS/base.config" \
@@ -237,6 +374,30 @@ case_modular_inject_failure() {
 	python3 "$INTEGRITY" log-has "$(boot_log fips140-m inject)" \
 		"fips140: injecting a failure into the self-test of" \
 		"(sha256) failed in fips mode!"
+}
+
+# Symbol versions and forced module signatures (configs/fips140-sig.config)
+# with crypto modules: the kernel builds and boots, the =m crypto modules
+# load signed; fips140-abi-check compares CRCs: the module's own build is
+# compatible, the same with one CRC of vmlinux changed is not.
+case_sig_build() {
+	"$S/build.sh" fips140-sig "$WORK/series" "$CONFIGS/base.config" \
+		"$CONFIGS/fips140.config" "$CONFIGS/fips140-modular.config" \
+		"$CONFIGS/fips140-sig.config"
+}
+case_sig_initramfs() { "$S/initramfs.sh" fips140-sig; }
+sig_boot() {
+	_label=$1
+	shift
+	boot_target fips140-sig "$_label" harness.crypto=fips140 \
+		harness.modules=xts,md5 "$@"
+}
+case_sig_boot() { sig_boot default; }
+case_sig_verdict() { verdict_target fips140-sig default; }
+case_sig_fips_boot() { sig_boot fips fips=1; }
+case_sig_fips_verdict() { verdict_target fips140-sig fips; }
+case_sig_abi_crc() {
+	python3 "$INTEGRITY" abi-crc "$OUT/fips140-sig"
 }
 
 ## Registry ####################################################################
@@ -295,6 +456,33 @@ register_cases() {
 		fips140-initramfs
 	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
 	add_case fips140-ro-verdict case_fips140_ro_verdict fips140-initramfs
+	add_case reuse-repro-tree case_reuse_repro_tree tree
+	add_case reuse-repro-build case_reuse_repro_build reuse-repro-tree
+	add_case reuse-reproducible case_reuse_reproducible \
+		fips140-build reuse-repro-build
+	add_case reuse-outside-tree case_reuse_outside_tree tree
+	add_case reuse-missing-prebuilt case_reuse_missing_prebuilt \
+		reuse-outside-tree
+	add_case reuse-outside-build case_reuse_outside_build \
+		fips140-build reuse-outside-tree
+	add_case reuse-outside-checks case_reuse_outside_checks \
+		reuse-outside-build
+	add_case reuse-outside-initramfs case_reuse_outside_initramfs \
+		reuse-outside-build
+	add_case reuse-outside-boot case_reuse_outside_boot \
+		reuse-outside-initramfs
+	add_case reuse-outside-fips-boot case_reuse_outside_fips_boot \
+		reuse-outside-initramfs
+	add_case reuse-dual-build case_reuse_dual_build \
+		fips140-build reuse-outside-tree
+	add_case reuse-dual-initramfs case_reuse_dual_initramfs \
+		reuse-dual-build
+	add_case reuse-dual-boot case_reuse_dual_boot reuse-dual-initramfs
+	add_case reuse-dual-fips-boot case_reuse_dual_fips_boot \
+		reuse-dual-initramfs
+	add_case reuse-abi-tree case_reuse_abi_tree tree
+	add_case reuse-abi-break case_reuse_abi_break \
+		fips140-build reuse-abi-tree
 	add_case off-build case_off_build series
 	add_case off-same-kernel case_off_same_kernel stock-build off-build
 	add_case off-initramfs case_off_initramfs off-build
@@ -306,6 +494,13 @@ register_cases() {
 	add_case modular-verdict case_modular_verdict modular-initramfs
 	add_case modular-inject-failure case_modular_inject_failure \
 		modular-initramfs
+	add_case sig-build case_sig_build series
+	add_case sig-initramfs case_sig_initramfs sig-build
+	add_case sig-boot case_sig_boot sig-initramfs
+	add_case sig-verdict case_sig_verdict sig-initramfs
+	add_case sig-fips-boot case_sig_fips_boot sig-initramfs
+	add_case sig-fips-verdict case_sig_fips_verdict sig-initramfs
+	add_case sig-abi-crc case_sig_abi_crc sig-build
 }
 
 ## The runner ##################################################################

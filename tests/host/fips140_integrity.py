@@ -18,6 +18,14 @@ counts them) and exits non-zero when anything failed.
                          failure message the module must print for it
   log-has LOG TEXT...    the kernel log of LOG has a line with each TEXT
   no-debug OUT           OUT's fips140.ko has no debug hooks
+  abi-crc OUT            with symbol versions: OUT's fips140-abi-check
+                         finds OUT's own module compatible, with CRCs,
+                         and names the import whose CRC is changed in a
+                         copy of OUT's Module.symvers
+  booted LOG IMAGE MODULE
+                         the boot LOG loaded the embedded module IMAGE
+                         (fresh or prebuilt), whose digest, printed and
+                         in sysfs, is the HMAC-SHA256 of file MODULE
   selftests STOCK_LOG FIPS140_LOG
                          fips=1 boots: the same self-tests passed in both
                          (testmgr's "passed" lines), and the module counted
@@ -28,14 +36,15 @@ import hmac
 import os
 import re
 import struct
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fips140_checks import detail, result, run  # noqa: E402
+from fips140_checks import detail, result, run, symbols  # noqa: E402
 import fips140_checks  # noqa: E402
 
 KEY_SECTION = ".fips140_hmac_key"
-MODULE = "crypto/fips140/fips140.ko"
+MODULE = "crypto/fips140/fips140-embedded.ko"
 
 
 def elf_sections(data):
@@ -188,6 +197,53 @@ def no_debug(out):
     result(not hooks, "no-debug/fips140.ko", f"debug hooks: {hooks}")
 
 
+def booted(log, image, module):
+    hexd = module_hmac(read(module)).hex()
+    label = os.path.basename(os.path.dirname(log)) + "/" + \
+        os.path.basename(log)
+    log_has(log, f"fips140: loading the embedded crypto module ({image}, ",
+            f"fips140: integrity check passed, hmac-sha256 {hexd}")
+    st = status(log)
+    result(st.get("image") == image, f"booted/{label}/image",
+           f"image={st.get('image')}, expected {image}")
+    result(st.get("hmac_digest") == hexd, f"booted/{label}/digest",
+           f"hmac_digest={st.get('hmac_digest')}, expected {hexd} "
+           f"({module})")
+
+
+def abi_crc(out):
+    tool = os.path.join(out, "scripts/fips140-abi-check")
+    ko = os.path.join(out, "crypto/fips140/fips140.ko")
+    res = subprocess.run([tool, ko, out], capture_output=True, text=True)
+    print(res.stdout.strip())
+    result(res.returncode == 0 and "with symbol versions" in res.stdout,
+           "abi-crc/own-build-compatible", f"exit status {res.returncode}")
+    # The same build directory, but vmlinux exports the module's first
+    # versioned import with another CRC.
+    imports = set(symbols(ko, defined=False))
+    fake = os.path.join(out, "abi-crc")
+    os.makedirs(fake, exist_ok=True)
+    lines, changed = [], None
+    with open(os.path.join(out, "Module.symvers")) as f:
+        for line in f:
+            crc, name, owner = line.split("\t")[:3]
+            if not changed and owner == "vmlinux" and name in imports:
+                changed = name
+                line = line.replace(crc, f"0x{int(crc, 16) ^ 1:08x}", 1)
+            lines.append(line)
+    with open(os.path.join(fake, "Module.symvers"), "w") as f:
+        f.writelines(lines)
+    for name in ("vmlinux.o", "crypto"):
+        link = os.path.join(fake, name)
+        if not os.path.lexists(link):
+            os.symlink(os.path.join(out, name), link)
+    res = subprocess.run([tool, ko, fake], capture_output=True, text=True)
+    print(res.stdout.strip())
+    result(res.returncode == 1 and f"import {changed}: CRC" in res.stdout,
+           "abi-crc/changed-crc-named",
+           f"exit status {res.returncode}, {changed} not reported")
+
+
 PASSED = re.compile(r"alg: self-tests for (\S+) \((\S+)\) passed$")
 READY = re.compile(r"fips140: (\d+) self-tests passed, the module is ready")
 
@@ -221,7 +277,8 @@ def selftests(stock_log, fips140_log):
 def main():
     cmds = {"digest": (digest, 1, True), "tamper": (tamper, 3, False),
             "log-has": (log_has, 2, True), "no-debug": (no_debug, 1, False),
-            "selftests": (selftests, 2, False)}
+            "selftests": (selftests, 2, False),
+            "booted": (booted, 3, False), "abi-crc": (abi_crc, 1, False)}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     fn, nargs, more = cmds[sys.argv[1]]
