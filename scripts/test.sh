@@ -312,6 +312,43 @@ case_reuse_outside_fips_boot() {
 	reuse_boot outside fips fips=1
 	image_is outside fips prebuilt "$CERTIFIED"
 }
+# Kernel B-m: B with crypto modules (=m), embedding fips140-m's module.
+# The prebuilt crypto modules carry a mark (an extra ELF section), so that
+# they differ from the ones B-m builds: modules_install must install them,
+# and they load.
+CERTIFIED_M=$REUSE/certified-m
+case_reuse_modular_build() {
+	rm -rf "$CERTIFIED_M"
+	mkdir -p "$CERTIFIED_M/crypto/fips140"
+	cp "$OUT/fips140-m/crypto/fips140/fips140.ko" "$CERTIFIED_M/crypto/fips140/"
+	echo "certified copy" >"$CERTIFIED_M/mark"
+	for _m in xts md5; do
+		objcopy --add-section .note.fips140_certified="$CERTIFIED_M/mark" \
+			"$OUT/fips140-m/crypto/$_m.ko" "$CERTIFIED_M/crypto/$_m.ko"
+	done
+	reuse_build modular "$CONFIGS/fips140-modular.config" \
+		"$CONFIGS/fips140-debug.config" \
+		"$(prebuilt_config modular "$CERTIFIED_M")"
+}
+case_reuse_modular_checks() {
+	for _m in crypto/xts.ko crypto/md5.ko; do
+		_inst=$(find "$REUSE/out/modular/modroot" -path "*/kernel/$_m")
+		# modules_install appends a signature: compare what precedes it
+		_size=$(stat -c %s "$CERTIFIED_M/$_m")
+		head -c "$_size" "$_inst" >"$REUSE/out/modular/installed.ko"
+		same_file "modular/installs-prebuilt-$(basename "$_m")" \
+			"$CERTIFIED_M/$_m" "$REUSE/out/modular/installed.ko"
+	done
+}
+case_reuse_modular_initramfs() {
+	FIPS140_OUT=$REUSE/out "$S/initramfs.sh" modular
+}
+case_reuse_modular_boot() {
+	reuse_boot modular default harness.modules=xts,md5
+	image_is modular default prebuilt \
+		"$OUT/fips140-m/crypto/fips140/fips140.ko"
+}
+
 # Kernel D: B with both modules: fips=1 boots the prebuilt one.
 case_reuse_dual_build() {
 	reuse_build dual "$(prebuilt_config dual "$OUT/fips140" \
@@ -456,6 +493,17 @@ register_cases() {
 		fips140-initramfs
 	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
 	add_case fips140-ro-verdict case_fips140_ro_verdict fips140-initramfs
+	add_case off-build case_off_build series
+	add_case off-same-kernel case_off_same_kernel stock-build off-build
+	add_case off-initramfs case_off_initramfs off-build
+	add_case off-boot case_off_boot off-initramfs
+	add_case off-verdict case_off_verdict off-initramfs
+	add_case modular-build case_modular_build series
+	add_case modular-initramfs case_modular_initramfs modular-build
+	add_case modular-boot case_modular_boot modular-initramfs
+	add_case modular-verdict case_modular_verdict modular-initramfs
+	add_case modular-inject-failure case_modular_inject_failure \
+		modular-initramfs
 	add_case reuse-repro-tree case_reuse_repro_tree tree
 	add_case reuse-repro-build case_reuse_repro_build reuse-repro-tree
 	add_case reuse-reproducible case_reuse_reproducible \
@@ -473,6 +521,14 @@ register_cases() {
 		reuse-outside-initramfs
 	add_case reuse-outside-fips-boot case_reuse_outside_fips_boot \
 		reuse-outside-initramfs
+	add_case reuse-modular-build case_reuse_modular_build \
+		modular-build reuse-outside-tree
+	add_case reuse-modular-checks case_reuse_modular_checks \
+		reuse-modular-build
+	add_case reuse-modular-initramfs case_reuse_modular_initramfs \
+		reuse-modular-build
+	add_case reuse-modular-boot case_reuse_modular_boot \
+		reuse-modular-initramfs
 	add_case reuse-dual-build case_reuse_dual_build \
 		fips140-build reuse-outside-tree
 	add_case reuse-dual-initramfs case_reuse_dual_initramfs \
@@ -483,17 +539,6 @@ register_cases() {
 	add_case reuse-abi-tree case_reuse_abi_tree tree
 	add_case reuse-abi-break case_reuse_abi_break \
 		fips140-build reuse-abi-tree
-	add_case off-build case_off_build series
-	add_case off-same-kernel case_off_same_kernel stock-build off-build
-	add_case off-initramfs case_off_initramfs off-build
-	add_case off-boot case_off_boot off-initramfs
-	add_case off-verdict case_off_verdict off-initramfs
-	add_case modular-build case_modular_build series
-	add_case modular-initramfs case_modular_initramfs modular-build
-	add_case modular-boot case_modular_boot modular-initramfs
-	add_case modular-verdict case_modular_verdict modular-initramfs
-	add_case modular-inject-failure case_modular_inject_failure \
-		modular-initramfs
 	add_case sig-build case_sig_build series
 	add_case sig-initramfs case_sig_initramfs sig-build
 	add_case sig-boot case_sig_boot sig-initramfs
