@@ -436,6 +436,23 @@ case_sig_fips_verdict() { verdict_target fips140-sig fips; }
 case_sig_abi_crc() {
 	python3 "$INTEGRITY" abi-crc "$OUT/fips140-sig"
 }
+# Kernel C-sig: fips140-sig's configuration, a changed prototype of a
+# function the module imports (tests/patches/abi-prototype.patch), and
+# fips140-sig's module: its CRC differs, the ABI check names it and the
+# build stops.
+case_reuse_crc_tree() { reuse_tree "$TOP/tests/patches/abi-prototype.patch"; }
+case_reuse_crc_break() {
+	_log=$REUSE/out/crc/build.log
+	if reuse_build crc "$CONFIGS/fips140-modular.config" \
+		"$CONFIGS/fips140-sig.config" \
+		"$(prebuilt_config crc "$OUT/fips140-sig")"; then
+		echo "FAIL crc-break/build-fails: the build succeeded"
+		return
+	fi
+	echo "PASS crc-break/build-fails"
+	python3 "$INTEGRITY" log-has "$_log" "import sg_init_table: CRC 0x" \
+		"does not fit this kernel"
+}
 
 ## Registry ####################################################################
 #
@@ -546,6 +563,8 @@ register_cases() {
 	add_case sig-fips-boot case_sig_fips_boot sig-initramfs
 	add_case sig-fips-verdict case_sig_fips_verdict sig-initramfs
 	add_case sig-abi-crc case_sig_abi_crc sig-build
+	add_case reuse-crc-tree case_reuse_crc_tree tree
+	add_case reuse-crc-break case_reuse_crc_break sig-build reuse-crc-tree
 }
 
 ## The runner ##################################################################
