@@ -106,18 +106,22 @@ case_fips140_fips_boot() {
 	boot_target fips140 fips fips=1 harness.crypto=fips140
 }
 case_fips140_fips_verdict() { verdict_target fips140 fips; }
-# The same algorithms and drivers as the stock kernel, in both modes.
-algs() { section "$1" "$2" proc-crypto | sed 's/ module=[^ ]*//' | sort; }
-case_fips140_same_algs() {
+# same_as_stock EXT FN: FN NAME LABEL prints something of a boot; the
+# stock and fips140 kernels print the same (not nothing) in both modes.
+# The outputs are kept as $OUT/fips140/{stock,fips140}-MODE.EXT.
+same_as_stock() {
 	for _mode in default fips; do
-		algs stock "$_mode" >"$OUT/fips140/stock-$_mode.algs"
-		algs fips140 "$_mode" >"$OUT/fips140/fips140-$_mode.algs"
-		[ -s "$OUT/fips140/stock-$_mode.algs" ]
-		diff -u "$OUT/fips140/stock-$_mode.algs" \
-			"$OUT/fips140/fips140-$_mode.algs" >&2
-		echo "$_mode: $(wc -l <"$OUT/fips140/stock-$_mode.algs") entries"
+		"$2" stock "$_mode" >"$OUT/fips140/stock-$_mode.$1"
+		"$2" fips140 "$_mode" >"$OUT/fips140/fips140-$_mode.$1"
+		[ -s "$OUT/fips140/stock-$_mode.$1" ]
+		diff -u "$OUT/fips140/stock-$_mode.$1" \
+			"$OUT/fips140/fips140-$_mode.$1" >&2
+		echo "$_mode: $(wc -l <"$OUT/fips140/stock-$_mode.$1") lines"
 	done
 }
+# The same algorithms and drivers as the stock kernel, in both modes.
+algs() { section "$1" "$2" proc-crypto | sed 's/ module=[^ ]*//' | sort; }
+case_fips140_same_algs() { same_as_stock algs algs; }
 case_fips140_initcalls_boot() {
 	boot_target fips140 initcalls initcall_debug harness.crypto=fips140
 }
@@ -140,20 +144,12 @@ case_fips140_selftests() {
 	python3 "$INTEGRITY" selftests "$(boot_log stock fips)" \
 		"$(boot_log fips140 fips)"
 }
-# same_sections SECTION: the dump SECTION of the stock and fips140 boots,
-# in both modes, is the same.
-same_sections() {
-	for _mode in default fips; do
-		section stock "$_mode" "$1" >"$OUT/fips140/stock-$_mode.$1"
-		section fips140 "$_mode" "$1" >"$OUT/fips140/fips140-$_mode.$1"
-		[ -s "$OUT/fips140/stock-$_mode.$1" ]
-		diff -u "$OUT/fips140/stock-$_mode.$1" \
-			"$OUT/fips140/fips140-$_mode.$1" >&2
-		echo "$_mode: $(wc -l <"$OUT/fips140/stock-$_mode.$1") lines"
-	done
+af_alg_bind() { section "$1" "$2" af-alg-bind; }
+proc_sys_crypto() { section "$1" "$2" proc-sys-crypto; }
+case_fips140_same_refusals() { same_as_stock af-alg-bind af_alg_bind; }
+case_fips140_same_proc_sys_crypto() {
+	same_as_stock proc-sys-crypto proc_sys_crypto
 }
-case_fips140_same_refusals() { same_sections af-alg-bind; }
-case_fips140_same_proc_sys_crypto() { same_sections proc-sys-crypto; }
 # The debug hooks are only in a kernel configured for them.
 case_fips140_no_debug() { python3 "$INTEGRITY" no-debug "$OUT/fips140"; }
 
@@ -248,6 +244,17 @@ reuse_boot() {
 	python3 "$S/ktap.py" verdict "$REUSE/out/$_name/boot-$_label.log" \
 		--label "$_name@$_label"
 }
+# reuse_build_fails RESULT NAME [FRAGMENT...]: the build of NAME must fail;
+# prints RESULT/build-fails, and returns 1 when the build succeeded.
+reuse_build_fails() {
+	_result=$1
+	shift
+	if reuse_build "$@"; then
+		echo "FAIL $_result/build-fails: the build succeeded"
+		return 1
+	fi
+	echo "PASS $_result/build-fails"
+}
 # image_is NAME LABEL IMAGE DIGEST-OF: that boot loaded IMAGE (fresh or
 # prebuilt), whose digest is the HMAC-SHA256 of module file DIGEST-OF
 image_is() {
@@ -271,11 +278,7 @@ case_reuse_outside_tree() {
 case_reuse_missing_prebuilt() {
 	_cfg=$(prebuilt_config missing "$REUSE/no-such-build")
 	_log=$REUSE/out/outside/build.log
-	if reuse_build outside "$_cfg"; then
-		echo "FAIL missing-prebuilt/build-fails: the build succeeded"
-		return
-	fi
-	echo "PASS missing-prebuilt/build-fails"
+	reuse_build_fails missing-prebuilt outside "$_cfg" || return 0
 	python3 "$INTEGRITY" log-has "$_log" \
 		"no prebuilt crypto module $REUSE/no-such-build/crypto/fips140/fips140.ko"
 	if [ -e "$REUSE/out/outside/arch/x86/boot/bzImage" ]; then
@@ -368,11 +371,8 @@ case_reuse_dual_fips_boot() {
 case_reuse_abi_tree() { reuse_tree "$TOP/tests/patches/abi-break.patch"; }
 case_reuse_abi_break() {
 	_log=$REUSE/out/abi/build.log
-	if reuse_build abi "$(prebuilt_config abi "$OUT/fips140")"; then
-		echo "FAIL abi-break/build-fails: the build succeeded"
-		return
-	fi
-	echo "PASS abi-break/build-fails"
+	reuse_build_fails abi-break abi \
+		"$(prebuilt_config abi "$OUT/fips140")" || return 0
 	python3 "$INTEGRITY" log-has "$_log" \
 		"import sg_init_table: not exported by vmlinux" \
 		"does not fit this kernel"
@@ -443,13 +443,9 @@ case_sig_abi_crc() {
 case_reuse_crc_tree() { reuse_tree "$TOP/tests/patches/abi-prototype.patch"; }
 case_reuse_crc_break() {
 	_log=$REUSE/out/crc/build.log
-	if reuse_build crc "$CONFIGS/fips140-modular.config" \
+	reuse_build_fails crc-break crc "$CONFIGS/fips140-modular.config" \
 		"$CONFIGS/fips140-sig.config" \
-		"$(prebuilt_config crc "$OUT/fips140-sig")"; then
-		echo "FAIL crc-break/build-fails: the build succeeded"
-		return
-	fi
-	echo "PASS crc-break/build-fails"
+		"$(prebuilt_config crc "$OUT/fips140-sig")" || return 0
 	python3 "$INTEGRITY" log-has "$_log" "import sg_init_table: CRC 0x" \
 		"does not fit this kernel"
 }
