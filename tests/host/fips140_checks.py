@@ -17,6 +17,7 @@ counts them) and exits non-zero when anything failed.
 """
 import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -55,6 +56,30 @@ def symbols(path, defined=True):
     return syms
 
 
+def elf_sections(data):
+    """{name: (offset, size, addr)} of an ELF64 little-endian image."""
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise ValueError("not an ELF64 little-endian file")
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
+    hdrs = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize)
+            for i in range(shnum)]
+    stroff = hdrs[shstrndx][4]
+    out = {}
+    for name, _type, _flags, addr, off, size in hdrs:
+        end = data.index(b"\0", stroff + name)
+        out[data[stroff + name:end].decode()] = (off, size, addr)
+    return out
+
+
+def file_offset(vmlinux, addr):
+    """The file offset of virtual address addr in vmlinux."""
+    for name, (off, size, start) in elf_sections(vmlinux).items():
+        if name and start <= addr < start + size and off:
+            return off + addr - start
+    raise KeyError(f"address {addr:#x} is in no section of vmlinux")
+
+
 def embedded(out):
     vmlinux = os.path.join(out, "vmlinux")
     module = os.path.join(out, "crypto/fips140/fips140.ko")
@@ -73,21 +98,15 @@ def embedded(out):
         ko = f.read()
     result(size == len(ko), "embedded/size",
            f"embedded {size} bytes, fips140.ko has {len(ko)}")
-    # Read the bytes from vmlinux through the section that holds them.
-    sect = None
-    for line in run("readelf", "-SW", vmlinux).splitlines():
-        m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+"
-                     r"([0-9a-f]+)\s+([0-9a-f]+)", line)
-        if m and m.group(1) == ".fips140_embedded":
-            sect = [int(x, 16) for x in m.groups()[1:]]
-    result(sect is not None, "embedded/section", "no .fips140_embedded")
-    if sect is None:
-        return
-    addr, off, _ = sect
     with open(vmlinux, "rb") as f:
-        f.seek(off + addrs["_binary_fips140_ko_start"] - addr)
-        data = f.read(len(ko))
-    result(data == ko, "embedded/bytes",
+        image = f.read()
+    # Read the bytes from vmlinux through the section that holds them.
+    found = ".fips140_embedded" in elf_sections(image)
+    result(found, "embedded/section", "no .fips140_embedded")
+    if not found:
+        return
+    off = file_offset(image, addrs["_binary_fips140_ko_start"])
+    result(image[off:off + len(ko)] == ko, "embedded/bytes",
            "the embedded bytes differ from fips140.ko")
 
 

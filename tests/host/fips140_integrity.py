@@ -40,7 +40,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fips140_checks import detail, result, run, symbols  # noqa: E402
+from fips140_checks import detail, elf_sections, file_offset, result, \
+    run, symbols  # noqa: E402
 import fips140_checks  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -49,22 +50,6 @@ import ktap  # noqa: E402
 
 KEY_SECTION = ".fips140_hmac_key"
 MODULE = "crypto/fips140/fips140-embedded.ko"
-
-
-def elf_sections(data):
-    """{name: (offset, size, addr)} of an ELF64 little-endian image."""
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
-        raise ValueError("not an ELF64 little-endian file")
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
-    hdrs = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize)
-            for i in range(shnum)]
-    stroff = hdrs[shstrndx][4]
-    out = {}
-    for name, _type, _flags, addr, off, size in hdrs:
-        end = data.index(b"\0", stroff + name)
-        out[data[stroff + name:end].decode()] = (off, size, addr)
-    return out
 
 
 def module_hmac(ko):
@@ -83,14 +68,6 @@ def vmlinux_symbol(out, name):
         if len(p) == 3 and p[2] == name:
             return int(p[0], 16)
     raise KeyError(f"{name} not in {out}/vmlinux")
-
-
-def file_offset(vmlinux, addr):
-    """The file offset of virtual address addr in vmlinux."""
-    for name, (off, size, start) in elf_sections(vmlinux).items():
-        if name and start <= addr < start + size and off:
-            return off + addr - start
-    raise KeyError(f"address {addr:#x} is in no section of vmlinux")
 
 
 def build_id(path):
