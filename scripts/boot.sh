@@ -15,7 +15,8 @@
 # CONFIG_PVH in base.config).
 # Environment: FIPS140_BOOT_TIMEOUT (seconds, default 120),
 # FIPS140_ACCEL (tcg, the default, or kvm), FIPS140_MEM (default 512M),
-# FIPS140_SMP (default 1), FIPS140_QEMU_CPU (default: QEMU's).
+# FIPS140_SMP (default 1), FIPS140_QEMU_CPU (default: QEMU's),
+# FIPS140_QEMU_ARGS (more QEMU options, e.g. "-icount shift=3,sleep=off").
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -50,6 +51,8 @@ main() {
 	if [ -n "${FIPS140_QEMU_CPU:-}" ]; then
 		set -- "$@" -cpu "$FIPS140_QEMU_CPU"
 	fi
+	# shellcheck disable=SC2086 # options, split into words
+	set -- "$@" ${FIPS140_QEMU_ARGS:-}
 	log "boot: $(basename "$bzimage") [$cmdline] ($accel, timeout ${secs}s) -> $log"
 	start=$(date +%s)
 	rc=0

@@ -20,6 +20,8 @@
 # bzImage are removed, so that no image of an older build looks valid.
 # The make output goes to $WORK/out/NAME/build.log (FIPS140_VERBOSE=1: also
 # to the terminal).
+# A build that compiles everything (no init/main.o yet) writes its time to
+# $WORK/out/NAME/full-build.time: "SECONDS ccache=on|off" (bench.sh).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -81,6 +83,12 @@ main() {
 		set -- "$@" CC="ccache gcc" HOSTCC="ccache gcc"
 	fi
 	jobs=$(nproc)
+	# A build that compiles everything records its time, for bench.sh
+	fresh=
+	if [ ! -e "$outdir/init/main.o" ]; then
+		fresh=ccache=off
+		case $* in *ccache*) fresh=ccache=on ;; esac
+	fi
 	log "build $name: make -j$jobs bzImage modules (log: $outdir/build.log)"
 	if ! run_logged "$outdir/build.log" make "$@" -j"$jobs" bzImage modules
 	then
@@ -91,6 +99,8 @@ main() {
 	run_logged "$outdir/modules_install.log" make "$@" \
 		INSTALL_MOD_PATH="$outdir/modroot" modules_install ||
 		die "build $name: modules_install failed"
+	[ -z "$fresh" ] || echo "$(($(date +%s) - start)) $fresh" \
+		>"$outdir/full-build.time"
 	kver=$(cat "$outdir/include/config/kernel.release")
 	nmod=$(find "$outdir/modroot" -name '*.ko*' | wc -l)
 	log "build $name: $outdir/arch/x86/boot/bzImage ($kver, $nmod modules)" \

@@ -13,8 +13,9 @@ set -eu
 RUN_PKGS="git xz-utils make gcc libc6-dev linux-libc-dev bc bison flex
 libelf-dev libssl-dev openssl kmod cpio ccache busybox-static
 qemu-system-x86 python3"
-# The test suite also lints the scripts.
-TEST_PKGS="$RUN_PKGS shellcheck"
+# The test suite also lints the scripts, and builds a kernel with BTF
+# (pahole, from dwarves).
+TEST_PKGS="$RUN_PKGS shellcheck dwarves"
 
 main() {
 	list=0

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# initramfs.sh NAME [EXTRA-DIR]
+# initramfs.sh NAME [EXTRA-DIR [IMAGE]]
 #
-# Make $WORK/out/NAME/initramfs.cpio.gz for kernel target NAME (built by
-# build.sh): busybox-static, /init (tests/guest/init), the guest tests
-# (tests/guest/*.c built static into $WORK/out/guest, run in the order of
+# Make $WORK/out/NAME/IMAGE.cpio.gz (default initramfs.cpio.gz) for kernel
+# target NAME (built by build.sh): busybox-static, /init
+# (tests/guest/init), the guest tests (tests/guest/*.c built static into
+# $WORK/out/guest, and the tests/guest/*.sh scripts, run in the order of
 # tests/guest/tests.list; those of tests-on-demand.list only when named),
 # the target's modules from its modroot (signed by modules_install), fresh
 # key material for the pkey test (keys.sh, in $WORK/keys; only
@@ -21,24 +22,30 @@ BUSYBOX=${FIPS140_BUSYBOX:-/bin/busybox}
 listed_tests() {
 	_list=$(grep -v -e '^#' -e '^$' "$GUEST/$1")
 	for _t in $_list; do
-		[ -r "$GUEST/$_t.c" ] || die "$1 names $_t, no $_t.c"
+		[ -r "$GUEST/$_t.c" ] || [ -r "$GUEST/$_t.sh" ] ||
+			die "$1 names $_t, no $_t.c or $_t.sh"
 	done
 	echo "$_list"
 }
 
 # Every test source is in one of the lists.
 check_lists() {
-	for _c in "$GUEST"/*.c; do
-		_t=$(basename "$_c" .c)
+	for _c in "$GUEST"/*.c "$GUEST"/*.sh; do
+		[ -e "$_c" ] || continue
+		_t=$(basename "$(basename "$_c" .c)" .sh)
 		printf '%s\n%s\n' "$tests" "$on_demand" | grep -qx "$_t" ||
-			die "tests/guest/$_t.c is in neither tests.list nor tests-on-demand.list"
+			die "tests/guest/$_t is in neither tests.list nor tests-on-demand.list"
 	done
 }
 
 main() {
-	[ $# = 1 ] || [ $# = 2 ] || die "usage: initramfs.sh NAME [EXTRA-DIR]"
+	case $# in
+	1 | 2 | 3) ;;
+	*) die "usage: initramfs.sh NAME [EXTRA-DIR [IMAGE]]" ;;
+	esac
 	name=$1
 	extra=${2:-}
+	image=${3:-initramfs}
 	outdir=$OUT/$name
 	modroot=$outdir/modroot
 	[ -d "$modroot/lib/modules" ] ||
@@ -55,7 +62,7 @@ main() {
 		die "guest tests do not build"
 	"$TOP/scripts/keys.sh" "$WORK/keys"
 
-	root=$outdir/initramfs
+	root=$outdir/$image
 	rm -rf "$root"
 	mkdir -p "$root/bin" "$root/tests" "$root/keys" "$root/lib"
 	cp "$BUSYBOX" "$root/bin/busybox"
@@ -74,7 +81,7 @@ main() {
 		cp "$WORK/keys/$f" "$root/keys/$f"
 	done
 
-	img=$outdir/initramfs.cpio.gz
+	img=$outdir/$image.cpio.gz
 	(cd "$root" && find . | LC_ALL=C sort |
 		cpio --quiet -o -H newc -R 0:0 --reproducible) |
 		gzip -n -9 >"$img.tmp"

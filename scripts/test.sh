@@ -378,6 +378,30 @@ case_reuse_abi_break() {
 		"does not fit this kernel"
 }
 
+# Real clients, from Debian: kcapi-tools, keyutils, cryptsetup (LUKS2 and
+# plain dm-crypt on ramdisks), tcrypt, module signatures; the same payload
+# (scripts/clients.sh) on the stock and the fips140 kernel, each result
+# checked in the guest (or here) and both kernels' results compared.
+CLIENTS=$WORK/clients
+case_clients_payload() { "$S/clients.sh" "$CLIENTS"; }
+clients_initramfs() { "$S/initramfs.sh" "$1" "$CLIENTS" clients; }
+clients_boot() {
+	FIPS140_BOOT_TIMEOUT=900 "$S/boot.sh" "$(bzimage "$1")" \
+		"$OUT/$1/clients.cpio.gz" "$(boot_log "$1" clients)" \
+		tests=clients,dump test_timeout=800 brd.rd_nr=2 brd.rd_size=32768
+}
+case_stock_clients_initramfs() { clients_initramfs stock; }
+case_stock_clients_boot() { clients_boot stock; }
+case_stock_clients_verdict() { verdict_target stock clients; }
+case_fips140_clients_initramfs() { clients_initramfs fips140; }
+case_fips140_clients_boot() { clients_boot fips140; }
+case_fips140_clients_verdict() { verdict_target fips140 clients; }
+case_clients_parity() {
+	python3 "$TOP/tests/host/fips140_clients.py" parity "$CLIENTS" \
+		"$CLIENTS.keys" "$OUT/clients-report.md" \
+		"$(boot_log stock clients)" "$(boot_log fips140 clients)"
+}
+
 # The series with the option off: the same kernel as the stock one.
 case_off_build() {
 	"$S/build.sh" fips140-off "$WORK/series" "$CONFIGS/base.config" \
@@ -436,17 +460,25 @@ case_sig_fips_verdict() { verdict_target fips140-sig fips; }
 case_sig_abi_crc() {
 	python3 "$INTEGRITY" abi-crc "$OUT/fips140-sig"
 }
+case_sig_abi_btf() {
+	python3 "$INTEGRITY" abi-btf "$OUT/fips140-sig"
+}
 # Kernel C-sig: fips140-sig's configuration, a changed prototype of a
-# function the module imports (tests/patches/abi-prototype.patch), and
-# fips140-sig's module: its CRC differs, the ABI check names it and the
-# build stops.
-case_reuse_crc_tree() { reuse_tree "$TOP/tests/patches/abi-prototype.patch"; }
+# function the module imports (tests/patches/abi-prototype.patch), a
+# changed layout of a struct vmlinux hands to the module, which no CRC
+# covers (tests/patches/abi-struct.patch), and fips140-sig's module: the
+# ABI check names both and the build stops.
+case_reuse_crc_tree() {
+	reuse_tree "$TOP/tests/patches/abi-prototype.patch" \
+		"$TOP/tests/patches/abi-struct.patch"
+}
 case_reuse_crc_break() {
 	_log=$REUSE/out/crc/build.log
 	reuse_build_fails crc-break crc "$CONFIGS/fips140-modular.config" \
 		"$CONFIGS/fips140-sig.config" \
 		"$(prebuilt_config crc "$OUT/fips140-sig")" || return 0
 	python3 "$INTEGRITY" log-has "$_log" "import sg_init_table: CRC 0x" \
+		"struct ahash_request: layout differs: member [nbytes @" \
 		"does not fit this kernel"
 }
 
@@ -506,6 +538,21 @@ register_cases() {
 		fips140-initramfs
 	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
 	add_case fips140-ro-verdict case_fips140_ro_verdict fips140-initramfs
+	add_case clients-payload case_clients_payload deps
+	add_case stock-clients-initramfs case_stock_clients_initramfs \
+		stock-build clients-payload
+	add_case stock-clients-boot case_stock_clients_boot \
+		stock-clients-initramfs
+	add_case stock-clients-verdict case_stock_clients_verdict \
+		stock-clients-initramfs
+	add_case fips140-clients-initramfs case_fips140_clients_initramfs \
+		fips140-build clients-payload
+	add_case fips140-clients-boot case_fips140_clients_boot \
+		fips140-clients-initramfs
+	add_case fips140-clients-verdict case_fips140_clients_verdict \
+		fips140-clients-initramfs
+	add_case clients-parity case_clients_parity stock-clients-boot \
+		fips140-clients-boot
 	add_case off-build case_off_build series
 	add_case off-same-kernel case_off_same_kernel stock-build off-build
 	add_case off-initramfs case_off_initramfs off-build
@@ -559,6 +606,7 @@ register_cases() {
 	add_case sig-fips-boot case_sig_fips_boot sig-initramfs
 	add_case sig-fips-verdict case_sig_fips_verdict sig-initramfs
 	add_case sig-abi-crc case_sig_abi_crc sig-build
+	add_case sig-abi-btf case_sig_abi_btf sig-build
 	add_case reuse-crc-tree case_reuse_crc_tree tree
 	add_case reuse-crc-break case_reuse_crc_break sig-build reuse-crc-tree
 }

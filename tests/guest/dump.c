@@ -4,7 +4,7 @@
  * (scripts/ktap.py section LOG NAME prints a section):
  *
  *   # ---- BEGIN proc-crypto ----
- *   # name=sha256 driver=sha256-generic module=kernel priority=100 type=shash
+ *   # name=sha256 driver=sha256-generic module=kernel priority=100 type=shash selftest=passed
  *   # ---- END proc-crypto ----
  *   # ---- BEGIN proc-modules ----
  *   # <the lines of /proc/modules>
@@ -18,9 +18,9 @@
 static void print_entry(const struct crypto_entry *e, void *arg)
 {
 	(void)arg;
-	ktap_print("name=%s driver=%s module=%s priority=%s type=%s%s%s",
+	ktap_print("name=%s driver=%s module=%s priority=%s type=%s selftest=%s%s%s",
 		   e->name, e->driver, e->module, e->priority, e->type,
-		   e->fips[0] ? " fips=" : "", e->fips);
+		   e->selftest, e->fips[0] ? " fips=" : "", e->fips);
 }
 
 static int dump_file(const char *path, const char *section)

@@ -22,6 +22,10 @@ counts them) and exits non-zero when anything failed.
                          finds OUT's own module compatible, with CRCs,
                          and names the import whose CRC is changed in a
                          copy of OUT's Module.symvers
+  abi-btf OUT            with BTF: OUT's fips140-abi-check --btf, given
+                         the types of OUT's module and vmlinux.o (pahole),
+                         compares the layouts of the structs they share
+                         and finds them all the same
   booted LOG IMAGE MODULE
                          the boot LOG loaded the embedded module IMAGE
                          (fresh or prebuilt), whose digest, printed and
@@ -38,6 +42,7 @@ import re
 import struct
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fips140_checks import detail, elf_sections, file_offset, result, \
@@ -217,6 +222,28 @@ def abi_crc(out):
            f"exit status {res.returncode}, {changed} not reported")
 
 
+LAYOUTS = re.compile(r"struct layouts \(BTF\): (\d+) shared with vmlinux, "
+                     r"(\d+) differ")
+
+
+def abi_btf(out):
+    tool = os.path.join(out, "scripts/fips140-abi-check")
+    ko = os.path.join(out, "crypto/fips140/fips140.ko")
+    with tempfile.TemporaryDirectory() as tmp:
+        btf = []
+        for obj in (ko, os.path.join(out, "vmlinux.o")):
+            btf.append(os.path.join(tmp, os.path.basename(obj) + ".btf"))
+            run("pahole", f"--btf_encode_detached={btf[-1]}", obj)
+        res = subprocess.run([tool, "--btf", *btf, ko, out],
+                             capture_output=True, text=True)
+    print(res.stdout.strip())
+    m = LAYOUTS.search(res.stdout)
+    result(res.returncode == 0 and m and int(m[1]) > 0 and m[2] == "0",
+           "abi-btf/own-build-layouts-same",
+           f"exit status {res.returncode}, no layouts compared" if not m
+           else f"exit status {res.returncode}")
+
+
 PASSED = re.compile(r"alg: self-tests for (\S+) \((\S+)\) passed$")
 READY = re.compile(r"fips140: (\d+) self-tests passed, the module is ready")
 
@@ -251,7 +278,8 @@ def main():
     cmds = {"digest": (digest, 1, True), "tamper": (tamper, 3, False),
             "log-has": (log_has, 2, True), "no-debug": (no_debug, 1, False),
             "selftests": (selftests, 2, False),
-            "booted": (booted, 3, False), "abi-crc": (abi_crc, 1, False)}
+            "booted": (booted, 3, False), "abi-crc": (abi_crc, 1, False),
+            "abi-btf": (abi_btf, 1, False)}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     fn, nargs, more = cmds[sys.argv[1]]

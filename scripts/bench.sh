@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh [RUNS]
+#
+# What the standalone crypto module costs, side by side with the stock
+# kernel of the same fragment (configs/base.config), measured in one run
+# on this machine. Writes bench/results/DATE/ (report.md, results.json,
+# ratios.png, and the boot logs in logs/, not committed) and updates the
+# headline table of README.md. Never fails on a number: it fails only when
+# something cannot be built, booted or measured.
+#
+# 1. builds: stock and fips140 as the suite builds them (up-to-date
+#    builds are reused; build.sh recorded the time of their full build,
+#    full-build.time), and the incremental rebuild after
+#    tests/patches/outside-boundary.patch (a one-line change in
+#    kernel/sched/), with whether fips140.ko changed. The benchmark kernel
+#    bench-call: fips140 + configs/fips140-bench.config +
+#    configs/retpoline.config (mitigations as distributions ship them),
+#    for the trampoline call.
+# 2. boots: RUNS (default 5) of each kernel, interleaved, under
+#    "-icount shift=3,sleep=off" (guest time counts instructions: the same
+#    every run) and under plain TCG; initcall_debug, with the console
+#    quiet, for the time the last crypto initcall returned. The TCG boots
+#    also run the guest benchmarks bench (AF_ALG, memory) and dmbench
+#    (dm-crypt on a ramdisk). bench-call boots with spectre_v2=retpoline
+#    and with spectre_v2=off (the same kernel, its retpolines patched out).
+# 3. scripts/bench_report.py: medians, min/max, ratios, the chart.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+S=$TOP/scripts
+CLIENTS=$WORK/clients
+
+# timed NAME CMD...: run CMD, append "NAME SECONDS" to $res/times
+timed() {
+	_name=$1
+	shift
+	_t0=$(date +%s.%N)
+	"$@"
+	echo "$_name $(echo "$(date +%s.%N) $_t0" | awk '{ printf "%.1f", $1 - $2 }')" \
+		>>"$res/times"
+}
+
+build_kernels() {
+	"$S/series-apply.sh" series
+	"$S/build.sh" stock "$SRC" "$CONFIGS/base.config"
+	"$S/build.sh" fips140 "$WORK/series" "$CONFIGS/base.config" \
+		"$CONFIGS/fips140.config"
+	"$S/build.sh" bench-call "$WORK/series" "$CONFIGS/base.config" \
+		"$CONFIGS/fips140.config" "$CONFIGS/fips140-bench.config" \
+		"$CONFIGS/retpoline.config"
+	for k in stock fips140; do
+		[ -r "$OUT/$k/full-build.time" ] ||
+			die "no $OUT/$k/full-build.time: remove $OUT/$k to build it again"
+		echo "full/$k $(cat "$OUT/$k/full-build.time")" >>"$res/times"
+	done
+}
+
+# ko_state FILE: "SHA256 MTIME" of a fips140.ko, nothing if there is none
+ko_state() {
+	[ ! -e "$1" ] || echo "$(sha256sum <"$1" | cut -c1-64) $(stat -c %y "$1")"
+}
+
+# incremental NAME TREE FRAGMENT...: the outside-boundary change applied
+# to TREE, NAME rebuilt (timed), then the change reverted and NAME rebuilt
+incremental() {
+	_name=$1 _tree=$2
+	shift 2
+	_ko=$OUT/$_name/crypto/fips140/fips140.ko
+	ko_state "$_ko" >"$res/$_name.ko.before"
+	git -C "$_tree" apply "$TOP/tests/patches/outside-boundary.patch"
+	_ok=0
+	timed incremental/"$_name" "$S/build.sh" "$_name" "$_tree" "$@" &&
+		_ok=1
+	ko_state "$_ko" >"$res/$_name.ko.after"
+	git -C "$_tree" apply -R "$TOP/tests/patches/outside-boundary.patch"
+	"$S/build.sh" "$_name" "$_tree" "$@"
+	[ $_ok = 1 ] || die "incremental rebuild of $_name failed"
+}
+
+builds() {
+	build_kernels
+	incremental stock "$SRC" "$CONFIGS/base.config"
+	incremental fips140 "$WORK/series" "$CONFIGS/base.config" \
+		"$CONFIGS/fips140.config"
+}
+
+images() {
+	"$S/clients.sh" "$CLIENTS"
+	for k in stock fips140 bench-call; do
+		"$S/initramfs.sh" "$k" "$CLIENTS" bench
+	done
+}
+
+# boot_once KERNEL LOG QEMU-ARGS KERNEL-ARG...
+boot_once() {
+	_k=$1 _log=$2 _qemu=$3
+	shift 3
+	FIPS140_QEMU_ARGS=$_qemu FIPS140_BOOT_TIMEOUT=600 "$S/boot.sh" \
+		"$OUT/$_k/arch/x86/boot/bzImage" "$OUT/$_k/bench.cpio.gz" \
+		"$_log" "$@"
+}
+
+boots() {
+	icount="-icount shift=3,sleep=off"
+	i=1
+	while [ "$i" -le "$runs" ]; do
+		for k in stock fips140; do
+			boot_once "$k" "$res/logs/icount-$k-$i.log" "$icount" \
+				initcall_debug tests=dump
+			boot_once "$k" "$res/logs/tcg-$k-$i.log" "" \
+				initcall_debug tests=bench,dmbench,dump \
+				test_timeout=300 brd.rd_nr=1 brd.rd_size=81920
+		done
+		i=$((i + 1))
+	done
+	for v in retpoline off; do
+		boot_once bench-call "$res/logs/call-$v.log" "" tests=bench \
+			"spectre_v2=$v"
+	done
+}
+
+main() {
+	runs=${1:-5}
+	case $runs in
+	'' | *[!0-9]* | 0 | 1 | 2 | 3 | 4) die "usage: bench.sh [RUNS >= 5]" ;;
+	esac
+	command -v gnuplot >/dev/null ||
+		die "gnuplot missing: apt-get install gnuplot-nox"
+	res=$TOP/bench/results/$(date -u +%Y-%m-%d)
+	rm -rf "$res"
+	mkdir -p "$res/logs"
+	log "bench: $runs runs per kernel -> $res"
+	builds
+	images
+	boots
+	python3 "$S/bench_report.py" "$res" "$OUT" "$TOP/README.md"
+	log "bench: $res/report.md"
+}
+
+main "$@"
