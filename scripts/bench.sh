@@ -126,8 +126,7 @@ main() {
 	case $runs in
 	'' | *[!0-9]* | 0 | 1 | 2 | 3 | 4) die "usage: bench.sh [RUNS >= 5]" ;;
 	esac
-	command -v gnuplot >/dev/null ||
-		die "gnuplot missing: apt-get install gnuplot-nox"
+	"$S/deps.sh" bench
 	res=$TOP/bench/results/$(date -u +%Y-%m-%d)
 	rm -rf "$res"
 	mkdir -p "$res/logs"

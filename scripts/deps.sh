@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh [--list] run|test
+# deps.sh [--list] run|test|bench
 #
-# The Debian 12 packages the main job (run) or the test suite (test) needs:
+# The Debian 12 packages the main job (run), the test suite (test) or the
+# benchmarks (bench) need:
 # installs the missing ones with apt-get (as root), or prints the list
 # (--list). linux-source-6.12 itself is installed by tree.sh, pinned.
 set -eu
@@ -13,9 +14,11 @@ set -eu
 RUN_PKGS="git xz-utils make gcc libc6-dev linux-libc-dev bc bison flex
 libelf-dev libssl-dev openssl kmod cpio ccache busybox-static
 qemu-system-x86 python3"
-# The test suite also lints the scripts, and builds a kernel with BTF
-# (pahole, from dwarves).
-TEST_PKGS="$RUN_PKGS shellcheck dwarves"
+# The test suite also lints the scripts, builds a kernel with BTF
+# (pahole, from dwarves) and runs Debian's crypto clients in the guests.
+TEST_PKGS="$RUN_PKGS shellcheck dwarves kcapi-tools keyutils cryptsetup-bin"
+# The benchmarks draw their chart with gnuplot.
+BENCH_PKGS="$TEST_PKGS gnuplot-nox"
 
 main() {
 	list=0
@@ -26,7 +29,8 @@ main() {
 	case ${1:-} in
 	run) pkgs=$RUN_PKGS ;;
 	test) pkgs=$TEST_PKGS ;;
-	*) die "usage: deps.sh [--list] run|test" ;;
+	bench) pkgs=$BENCH_PKGS ;;
+	*) die "usage: deps.sh [--list] run|test|bench" ;;
 	esac
 	if [ "$list" = 1 ]; then
 		echo "$pkgs" | tr '\n' ' ' | sed 's/ *$//'
