@@ -55,7 +55,8 @@ case_deps() { "$S/deps.sh" test; }
 
 case_shellcheck() {
 	command -v shellcheck >/dev/null || die "shellcheck is not installed"
-	shellcheck "$S"/*.sh "$TOP/tests/guest/init" "$TOP/.ci/run"
+	shellcheck "$S"/*.sh "$TOP/tests/guest/init" "$TOP"/tests/guest/*.sh \
+		"$TOP/.ci/run"
 }
 
 case_ktap_parser() { python3 "$TOP/tests/host/test_ktap.py" 2>&1 >&2; }
