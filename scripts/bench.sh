@@ -34,11 +34,11 @@ CLIENTS=$WORK/clients
 
 # timed NAME CMD...: run CMD, append "NAME SECONDS" to $res/times
 timed() {
-	_name=$1
+	_what=$1
 	shift
 	_t0=$(date +%s.%N)
 	"$@"
-	echo "$_name $(echo "$(date +%s.%N) $_t0" | awk '{ printf "%.1f", $1 - $2 }')" \
+	echo "$_what $(echo "$(date +%s.%N) $_t0" | awk '{ printf "%.1f", $1 - $2 }')" \
 		>>"$res/times"
 }
 

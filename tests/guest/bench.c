@@ -64,7 +64,7 @@ static int gcm_request(int op, size_t len)
 static void bench(const char *type, const char *name, const char *label,
 		  const void *key, size_t keylen, request_fn request)
 {
-	int sndbuf = 4 << 20;
+	int sockbuf = 4 << 20;
 	size_t i;
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -76,9 +76,12 @@ static void bench(const char *type, const char *name, const char *label,
 		snprintf(what, sizeof(what), "af_alg/%s/%zu", label, sizes[i]);
 		if (tfm >= 0)
 			op = alg_accept(tfm, name);
-		if (op >= 0)
-			setsockopt(op, SOL_SOCKET, SO_SNDBUF, &sndbuf,
-				   sizeof(sndbuf));
+		if (op >= 0) {
+			setsockopt(op, SOL_SOCKET, SO_SNDBUF, &sockbuf,
+				   sizeof(sockbuf));
+			setsockopt(op, SOL_SOCKET, SO_RCVBUF, &sockbuf,
+				   sizeof(sockbuf));
+		}
 		if (op >= 0) {
 			start = now();
 			do {
@@ -150,19 +153,24 @@ static void call_bench(void)
 	ktap_result(1, "call-bench");
 }
 
+static void raise_limit(const char *path)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, "4194304", 7) != 7)
+		ktap_print("cannot raise %s", path);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(void)
 {
 	static const unsigned char key[16] = "bench key 16 b.";
-	int fd;
 
 	memset(in, 0x5a, sizeof(in));
-	/* A 1 MiB AEAD request must fit in the socket's send buffer */
-	fd = open("/proc/sys/net/core/wmem_max", O_WRONLY);
-	if (fd >= 0) {
-		if (write(fd, "4194304", 7) != 7)
-			ktap_print("cannot raise net.core.wmem_max");
-		close(fd);
-	}
+	/* A 1 MiB AEAD request must fit in the socket's buffers */
+	raise_limit("/proc/sys/net/core/wmem_max");
+	raise_limit("/proc/sys/net/core/rmem_max");
 	ktap_plan(2 * 3 + 2);
 	memory();
 	bench("hash", "sha256", "sha256", NULL, 0, hash_request);
