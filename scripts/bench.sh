@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh [RUNS]
+# bench.sh [--no-builds] [RUNS]
 #
 # What the standalone crypto module costs, side by side with the stock
 # kernel of the same fragment (configs/base.config), measured in one run
@@ -25,12 +25,17 @@
 #    also run the guest benchmarks bench (AF_ALG, memory) and dmbench
 #    (dm-crypt on a ramdisk). bench-call boots with spectre_v2=retpoline
 #    and with spectre_v2=off (the same kernel, its retpolines patched out).
+#    One more icount boot of each with fips=1 and one with
+#    cryptomgr.noextratests=1 tell what the boot overhead is made of.
 # 3. scripts/bench_report.py: medians, min/max, ratios, the chart.
+#
+# --no-builds boots the kernels as they are and keeps the build figures of
+# today's earlier run.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 S=$TOP/scripts
-CLIENTS=$WORK/clients
+CLIENTS=$WORK/bench-clients
 
 # timed NAME CMD...: run CMD, append "NAME SECONDS" to $res/times
 timed() {
@@ -115,6 +120,15 @@ boots() {
 		done
 		i=$((i + 1))
 	done
+	# What the boot overhead is made of: fips=1 (each self-test prints
+	# when it passed) and without testmgr's extra tests
+	for k in stock fips140; do
+		boot_once "$k" "$res/logs/icount-fips-$k-1.log" "$icount" \
+			initcall_debug tests=dump fips=1
+		boot_once "$k" "$res/logs/icount-noextratests-$k-1.log" \
+			"$icount" initcall_debug tests=dump \
+			cryptomgr.noextratests=1
+	done
 	for v in retpoline off; do
 		boot_once bench-call "$res/logs/call-$v.log" "" tests=bench \
 			"spectre_v2=$v"
@@ -122,16 +136,28 @@ boots() {
 }
 
 main() {
+	do_builds=1
+	if [ "${1:-}" = --no-builds ]; then
+		do_builds=0
+		shift
+	fi
 	runs=${1:-5}
 	case $runs in
-	'' | *[!0-9]* | 0 | 1 | 2 | 3 | 4) die "usage: bench.sh [RUNS >= 5]" ;;
+	'' | *[!0-9]* | 0 | 1 | 2 | 3 | 4)
+		die "usage: bench.sh [--no-builds] [RUNS >= 5]" ;;
 	esac
 	"$S/deps.sh" bench
 	res=$TOP/bench/results/$(date -u +%Y-%m-%d)
-	rm -rf "$res"
+	if [ $do_builds = 1 ]; then
+		rm -rf "$res"
+	else
+		[ -r "$res/times" ] ||
+			die "--no-builds: no build figures in $res (run bench.sh first)"
+		rm -rf "$res/logs"
+	fi
 	mkdir -p "$res/logs"
 	log "bench: $runs runs per kernel -> $res"
-	builds
+	[ $do_builds = 0 ] || builds
 	images
 	boots
 	python3 "$S/bench_report.py" "$res" "$OUT" "$TOP/README.md"

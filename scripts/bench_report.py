@@ -29,6 +29,7 @@ BENCH = re.compile(r"# bench (\S+) ([\d.]+) (\S+)$")
 LOADER = re.compile(r"fips140: loaded, relocated and plugged in: (\d+) us")
 INTEGRITY = re.compile(r"fips140: integrity check: hmac-sha256 of \d+ "
                        r"bytes in (\d+) us")
+PASSED = re.compile(r"alg: self-tests for \S+ \(\S+\) passed")
 KERNELS = ("stock", "fips140")
 NOTES = []	# how figures were taken, for the report
 
@@ -65,6 +66,8 @@ def boot_figures(log, crypto):
         m = INTEGRITY.search(text)
         if m:
             out["loader-integrity-us"] = int(m[1])
+        if PASSED.search(text):
+            out["last-selftest-passed"] = t
     if last is None or "init" not in out:
         sys.exit(f"bench_report: {log} lacks initcall_debug lines or /init")
     out["crypto-initcalls-done"] = last
@@ -113,7 +116,8 @@ def boots(res, out, figs):
     crypto = set(module_initcalls(os.path.join(out, "fips140")))
     logs = sorted(os.listdir(os.path.join(res, "logs")))
     for name in logs:
-        m = re.match(r"(icount|tcg)-(stock|fips140)-\d+\.log$", name)
+        m = re.match(r"(icount|tcg|icount-fips|icount-noextratests)-"
+                     r"(stock|fips140)-\d+\.log$", name)
         if not m:
             continue
         path = os.path.join(res, "logs", name)
@@ -133,25 +137,22 @@ def boots(res, out, figs):
                 figs.add(f"{what}/spectre_v2={variant}", "fips140", v, unit)
 
 
-def section_sizes(vmlinux):
-    """text, rodata, data, bss bytes of a vmlinux (readelf section sizes)"""
-    sizes = {"text": 0, "rodata": 0, "data": 0, "bss": 0}
-    out = subprocess.run(["readelf", "-SW", vmlinux], check=True,
-                         capture_output=True, text=True).stdout
+SYMBOL_KINDS = {"text": "tTwW", "rodata": "rR", "data": "dD", "bss": "bB"}
+
+
+def symbol_sizes(obj):
+    """Bytes of the text, rodata, data and bss symbols of an object (nm -S):
+    section sizes would count the alignment padding of vmlinux.lds"""
+    sizes = dict.fromkeys(SYMBOL_KINDS, 0)
+    out = subprocess.run(["nm", "-S", obj], check=True, capture_output=True,
+                         text=True).stdout
     for line in out.splitlines():
-        m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+"
-                     r"\s+([0-9a-f]+)\s+\S+\s+(\S*)", line)
-        if not m or "A" not in m[3]:
+        f = line.split()
+        if len(f) != 4:
             continue
-        name, size = m[1], int(m[2], 16)
-        if name == ".text":
-            sizes["text"] += size
-        elif name.startswith(".rodata"):
-            sizes["rodata"] += size
-        elif name.startswith(".bss"):
-            sizes["bss"] += size
-        elif name.startswith(".data"):
-            sizes["data"] += size
+        for kind, types in SYMBOL_KINDS.items():
+            if f[2] in types:
+                sizes[kind] += int(f[1], 16)
     return sizes
 
 
@@ -161,15 +162,18 @@ def sizes(out, figs):
         figs.add("size/bzImage", k,
                  os.path.getsize(os.path.join(d, "arch/x86/boot/bzImage")),
                  "B")
-        for sec, n in section_sizes(os.path.join(d, "vmlinux")).items():
-            figs.add(f"size/vmlinux-{sec}", k, n, "B")
+        for kind, n in symbol_sizes(os.path.join(d, "vmlinux")).items():
+            figs.add(f"size/vmlinux-{kind}", k, n, "B")
     ko = os.path.join(out, "fips140", "crypto/fips140/fips140.ko")
     figs.add("size/fips140.ko", "fips140", os.path.getsize(ko), "B")
-    text = subprocess.run(["size", "-A", ko], check=True, capture_output=True,
-                          text=True).stdout
-    ko_text = sum(int(n) for name, n in re.findall(r"^(\.text\S*)\s+(\d+)",
-                                                   text, re.M))
-    figs.add("size/fips140.ko-text", "fips140", ko_text, "B")
+    for kind, n in symbol_sizes(ko).items():
+        figs.add(f"size/fips140.ko-{kind}", "fips140", n, "B")
+    # Crypto code once: vmlinux's and the module's code, against stock's
+    text = sum(figs.values[f"size/{what}-text"]["fips140"][0]
+               for what in ("vmlinux", "fips140.ko"))
+    figs.add("size/vmlinux+fips140.ko-text", "fips140", text, "B")
+    figs.add("size/vmlinux+fips140.ko-text", "stock",
+             figs.values["size/vmlinux-text"]["stock"][0], "B")
 
 
 def builds(res, figs):
@@ -197,7 +201,8 @@ def builds(res, figs):
 HEADLINE = ["boot/icount/crypto-initcalls-done", "boot/icount/init",
             "boot/tcg/init", "dm-crypt/write", "dm-crypt/read",
             "af_alg/sha256/4096", "af_alg/gcm(aes)/4096", "size/bzImage",
-            "mem/MemAvailable", "build/full", "build/incremental"]
+            "size/vmlinux+fips140.ko-text", "mem/MemAvailable",
+            "build/incremental"]
 
 
 def fmt(v):
@@ -231,7 +236,7 @@ def chart(res, rows):
         for i, n in enumerate(names):
             f.write(f"{i} \"{n}\" {rows[n]['ratio']:.4f}\n")
     script = f"""
-set terminal png size 1100,520
+set terminal png size 1100,520 noenhanced
 set output '{os.path.join(res, "ratios.png")}'
 set title 'fips140 / stock (median of the runs; 1 = no cost)'
 set style fill solid 0.6
@@ -266,6 +271,9 @@ def main():
               "", "## Headline", ""] + head + ["", "![ratios](ratios.png)",
                                               "", "## All figures", ""]
     report += table(rows, sorted(rows))
+    if os.path.exists(os.path.join(res, "analysis.md")):
+        NOTES.append("the causes of the costs, measured: "
+                     "[analysis.md](analysis.md)")
     report += ["", "## Notes", ""] + [f"- {n}" for n in NOTES]
     report += ["", "## Rebuild after a change outside the crypto boundary",
                ""]
@@ -278,8 +286,11 @@ def main():
     rel = os.path.relpath(res, os.path.dirname(os.path.abspath(readme)))
     with open(readme) as f:
         text = f.read()
+    why = (f"; the costs explained: [{rel}/analysis.md]({rel}/analysis.md)"
+           if os.path.exists(os.path.join(res, "analysis.md")) else "")
     block = "\n".join(["<!-- bench:begin -->", "",
-                       f"Latest: [{rel}/report.md]({rel}/report.md)", ""] +
+                       f"Latest: [{rel}/report.md]({rel}/report.md){why}",
+                       ""] +
                       head + ["", f"![fips140 / stock]({rel}/ratios.png)",
                               "", "<!-- bench:end -->"])
     text, n = re.subn(r"<!-- bench:begin -->.*<!-- bench:end -->", block,
