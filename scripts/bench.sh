@@ -124,7 +124,7 @@ boots() {
 	# when it passed) and without testmgr's extra tests
 	for k in stock fips140; do
 		boot_once "$k" "$res/logs/icount-fips-$k-1.log" "$icount" \
-			initcall_debug tests=dump fips=1
+			initcall_debug tests=dump fips=1 log_buf_len=4M
 		boot_once "$k" "$res/logs/icount-noextratests-$k-1.log" \
 			"$icount" initcall_debug tests=dump \
 			cryptomgr.noextratests=1
