@@ -81,6 +81,11 @@ def stream(label, n):
     return bytes(out[:n])
 
 
+def read_bytes(*path):
+    with open(os.path.join(*path), "rb") as f:
+        return f.read()
+
+
 def openssl(*args, data=b""):
     return subprocess.run(["openssl", *args], input=data, check=True,
                           capture_output=True).stdout
@@ -131,7 +136,7 @@ def hashes(plan, data):
             plan.op(f"kcapi-dgst/{alg}/{size}", "exact",
                     f"kcapi-dgst -c {alg} <{path}",
                     openssl("dgst", f"-{alg}", "-binary",
-                            data=read(plan, path)))
+                            data=read_bytes(plan.dir, path)))
     for alg in HMACS:
         keyfd, key = kcapi_key(plan, f"hmac-{alg}", 32)
         for size, path in data.items():
@@ -139,18 +144,13 @@ def hashes(plan, data):
                     f"kcapi-dgst -c 'hmac({alg})' {keyfd} <{path}",
                     openssl("dgst", f"-{alg}", "-mac", "HMAC", "-macopt",
                             f"hexkey:{key}", "-binary",
-                            data=read(plan, path)))
+                            data=read_bytes(plan.dir, path)))
     keyfd, key = kcapi_key(plan, "cmac-aes", 16)
     plan.op("kcapi-dgst/cmac(aes)/4k", "exact",
             f"kcapi-dgst -c 'cmac(aes)' {keyfd} <{data['4k']}",
             openssl("mac", "-cipher", "AES-128-CBC", "-macopt",
                     f"hexkey:{key}", "-binary", "-in",
                     os.path.join(plan.dir, data["4k"]), "CMAC"))
-
-
-def read(plan, path):
-    with open(os.path.join(plan.dir, path), "rb") as f:
-        return f.read()
 
 
 def skciphers(plan, data):
@@ -160,7 +160,7 @@ def skciphers(plan, data):
         ivopt = f" --iv {iv}" if ivlen else ""
         base = f"kcapi-enc -c '{kname}'{ivopt} {keyfd}"
         for size in sizes:
-            plain = read(plan, data[size])
+            plain = read_bytes(plan.dir, data[size])
             ct = reference(oname, key, iv, plain)
             ct_path = plan.input(f"{oname}-{size}.ct", ct)
             plan.op(f"kcapi-enc/{oname}/encrypt/{size}", "exact",
@@ -175,7 +175,7 @@ def aeads(plan, data):
         keyfd, key = kcapi_key(plan, oname, klen)
         iv = stream(f"iv/{oname}", ivlen).hex()
         base = f"kcapi-enc -c '{kname}' {ivopt} {iv} --aad {aad} {keyfd}"
-        plain = read(plan, data["4k"])
+        plain = read_bytes(plan.dir, data["4k"])
         out = reference(oname, key, iv, plain, aad)
         ct, tag = out[:-16], out[-16:]
         ct_path = plan.input(f"{oname}.ct", ct)
@@ -202,11 +202,11 @@ def rng(plan):
 def keyctl(plan, keys):
     for kind, params in (("rsa", "enc=pkcs1 hash=sha256"),
                          ("ecdsa", "enc=x962 hash=sha256")):
-        cert = plan.input(f"{kind}.der", read_abs(keys, f"{kind}.der"))
-        sig = read_abs(keys, f"{kind}.sig")
+        cert = plan.input(f"{kind}.der", read_bytes(keys, f"{kind}.der"))
+        sig = read_bytes(keys, f"{kind}.sig")
         sig_path = plan.input(f"{kind}.sig", sig)
         bad = plan.input(f"{kind}.sig.bad", sig[:-1] + bytes([sig[-1] ^ 1]))
-        digest = plan.input("data.sha256", read_abs(keys, "data.sha256"))
+        digest = plan.input("data.sha256", read_bytes(keys, "data.sha256"))
         key = f"$(keyctl search @u asymmetric {kind})"
         plan.op(f"keyctl/{kind}/padd", "status",
                 f"keyctl padd asymmetric {kind} @u <{cert} >/dev/null")
@@ -220,11 +220,6 @@ def keyctl(plan, keys):
     plan.op("keyctl/rsa/pkey_encrypt", "host",
             "keyctl pkey_encrypt $(keyctl search @u asymmetric rsa) 0 "
             f"{secret} enc=pkcs1")
-
-
-def read_abs(d, name):
-    with open(os.path.join(d, name), "rb") as f:
-        return f.read()
 
 
 def xts_plain64(key, data):
@@ -253,7 +248,7 @@ def cryptsetup(plan):
     plan.op("cryptsetup/luks-read", "exact",
             f"{opn} && dd if=/dev/mapper/luks bs=64k count={PATTERN >> 16} "
             f"2>/dev/null && {cs} close luks",
-            read(plan, pattern))
+            read_bytes(plan.dir, pattern))
     # Plain mode: no header, the key file is the key, so the ciphertext
     # on the device is known: compare it with openssl's.
     key = stream("plain-key", 32)
@@ -353,7 +348,7 @@ def host_check(name, out, d, keys):
                 input=out, check=True, capture_output=True).stdout
         except subprocess.CalledProcessError:
             return False
-        return plain == read_abs(os.path.join(d, "inputs"), "secret")
+        return plain == read_bytes(os.path.join(d, "inputs"), "secret")
     return False
 
 
