@@ -540,18 +540,14 @@ register_cases() {
 	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
 	add_case fips140-ro-verdict case_fips140_ro_verdict fips140-initramfs
 	add_case clients-payload case_clients_payload deps
-	add_case stock-clients-initramfs case_stock_clients_initramfs \
-		stock-build clients-payload
-	add_case stock-clients-boot case_stock_clients_boot \
-		stock-clients-initramfs
-	add_case stock-clients-verdict case_stock_clients_verdict \
-		stock-clients-initramfs
-	add_case fips140-clients-initramfs case_fips140_clients_initramfs \
-		fips140-build clients-payload
-	add_case fips140-clients-boot case_fips140_clients_boot \
-		fips140-clients-initramfs
-	add_case fips140-clients-verdict case_fips140_clients_verdict \
-		fips140-clients-initramfs
+	for k in stock fips140; do
+		add_case "$k-clients-initramfs" "case_${k}_clients_initramfs" \
+			"$k-build" clients-payload
+		add_case "$k-clients-boot" "case_${k}_clients_boot" \
+			"$k-clients-initramfs"
+		add_case "$k-clients-verdict" "case_${k}_clients_verdict" \
+			"$k-clients-initramfs"
+	done
 	add_case clients-parity case_clients_parity stock-clients-boot \
 		fips140-clients-boot
 	add_case off-build case_off_build series
