@@ -78,8 +78,10 @@ main() {
 	set -- -C "$srcdir" O="$outdir" ARCH=x86_64
 	if [ "${FIPS140_NO_CCACHE:-0}" != 1 ] &&
 	    command -v ccache >/dev/null 2>&1; then
-		CCACHE_BASEDIR=$WORK
-		export CCACHE_BASEDIR
+		# Paths relative to $WORK, and no working directory in the
+		# hash: trees at the same depth under $WORK share objects.
+		CCACHE_BASEDIR=$WORK CCACHE_NOHASHDIR=1
+		export CCACHE_BASEDIR CCACHE_NOHASHDIR
 		set -- "$@" CC="ccache gcc" HOSTCC="ccache gcc"
 	fi
 	jobs=$(nproc)

@@ -1,10 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# config.sh SRCDIR OUTDIR FRAGMENT...
+# config.sh SRCDIR OUTDIR [--debian FLAVOUR] FRAGMENT...
 #
 # Make OUTDIR/.config for the kernel tree SRCDIR: tinyconfig, the fragments
-# merged on top with merge_config.sh -m, then olddefconfig. Then check that
+# merged on top with merge_config.sh -m, then olddefconfig. With --debian,
+# the base is Debian's own config for this tree instead of tinyconfig
+# (linux-config-6.12: config.FLAVOUR.xz, e.g. amd64_none_amd64), with the
+# modules outside the crypto boundary turned off (kconfig_boundary.py
+# base; the fragments keep what they name). Then check that
 # every option line of the fragments ("CONFIG_X=val" and "# CONFIG_X is not
 # set"; the last fragment wins) really is set as asked, because Kconfig
 # drops options whose dependencies are unmet without a word. Fails naming
@@ -59,12 +63,25 @@ check_config() {
 	}' config="$_config" "$@" "$_config" >&2
 }
 
+# Debian's config of flavour $1, from the installed linux-config package.
+debian_config() {
+	_xz=/usr/src/$LINUX_CONFIG_PKG/config.$1.xz
+	[ -r "$_xz" ] || die "config: no $_xz: apt-get install" \
+		"$LINUX_CONFIG_PKG=$LINUX_SOURCE_VERSION (scripts/deps.sh test)"
+	echo "$_xz"
+}
+
 main() {
-	[ $# -ge 3 ] || die "usage: config.sh SRCDIR OUTDIR FRAGMENT..."
+	[ $# -ge 3 ] || die "usage: config.sh SRCDIR OUTDIR [--debian FLAVOUR] FRAGMENT..."
 	srcdir=$(cd "$1" && pwd)
 	mkdir -p "$2"
 	outdir=$(cd "$2" && pwd)
 	shift 2
+	debian=
+	if [ "$1" = --debian ]; then
+		debian=$(debian_config "$2")
+		shift 2
+	fi
 	for f in "$@"; do
 		[ -r "$f" ] || die "no such fragment: $f"
 	done
@@ -73,16 +90,16 @@ main() {
 	# list) are those of last time and no fragment, Kconfig file or the
 	# .config changed since (FIPS140_RECONFIG=1: make it anyway).
 	stamp=$outdir/.config.stamp
-	inputs=$(printf '%s\n' "$srcdir" "$@")
+	inputs=$(printf '%s\n' "$srcdir" "$debian" "$@")
 	if [ "${FIPS140_RECONFIG:-0}" != 1 ] && [ -e "$stamp" ] &&
 	   [ -e "$cfg" ] && [ "$(cat "$stamp")" = "$inputs" ] &&
-	   [ -z "$(find "$@" "$cfg" -newer "$stamp")" ] &&
+	   [ -z "$(find "$@" ${debian:+"$debian"} "$cfg" -newer "$stamp")" ] &&
 	   [ -z "$(find "$srcdir" -path "$srcdir/.git" -prune -o \
 		-name 'Kconfig*' -newer "$stamp" -print | head -n 1)" ]; then
 		log "config: $cfg is up to date"
 	else
 		rm -f "$stamp"
-		make_config "$srcdir" "$outdir" "$@"
+		make_config "$srcdir" "$outdir" "$debian" "$@"
 		echo "$inputs" >"$stamp"
 	fi
 	check_config "$cfg" "$@" || die "config: $cfg lacks requested options"
@@ -90,17 +107,34 @@ main() {
 		awk '{ s += $1 } END { print s }') requested option lines are set as asked"
 }
 
-# make_config SRCDIR OUTDIR FRAGMENT...: tinyconfig, merge, olddefconfig.
+# base_config SRCDIR OUTDIR DEBIAN-XZ FRAGMENT...: the .config to merge
+# onto: tinyconfig, or Debian's config (DEBIAN-XZ) with the modules outside
+# the crypto boundary off.
+base_config() {
+	if [ -z "$3" ]; then
+		make -s -C "$1" O="$2" ARCH=x86_64 tinyconfig
+		return
+	fi
+	_debian=$2/debian.config
+	xz -dc "$3" >"$_debian"
+	_srcdir=$1 _outdir=$2
+	shift 3
+	python3 "$TOP/tests/host/kconfig_boundary.py" base "$_srcdir" \
+		"$_debian" "$_outdir/.config" "$@"
+}
+
+# make_config SRCDIR OUTDIR DEBIAN-XZ FRAGMENT...: base, merge, olddefconfig.
 make_config() {
-	srcdir=$1 outdir=$2
-	shift 2
+	srcdir=$1 outdir=$2 debian=$3
+	shift 3
 	cfg=$outdir/.config
 	if [ -e "$cfg" ]; then
 		mv "$cfg" "$cfg.prev"
 	fi
 	mk="make -s -C $srcdir O=$outdir ARCH=x86_64"
-	log "config: tinyconfig + $* -> $cfg"
-	if ! $mk tinyconfig >"$outdir/config.log" 2>&1 ||
+	log "config: ${debian:-tinyconfig} + $* -> $cfg"
+	if ! base_config "$srcdir" "$outdir" "$debian" "$@" \
+		>"$outdir/config.log" 2>&1 ||
 	   ! KCONFIG_CONFIG=$cfg "$srcdir/scripts/kconfig/merge_config.sh" \
 		-m -Q -O "$outdir" "$cfg" "$@" >>"$outdir/config.log" 2>&1 ||
 	   ! $mk olddefconfig >>"$outdir/config.log" 2>&1; then

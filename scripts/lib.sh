@@ -8,6 +8,8 @@
 # exact version, tree.sh takes the newest 6.12 and says so.
 LINUX_SOURCE_PKG=linux-source-6.12
 LINUX_SOURCE_VERSION=6.12.118-1~deb12u1
+# Debian's own configs of that tree (the debian targets), same version.
+LINUX_CONFIG_PKG=linux-config-6.12
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${FIPS140_WORK:-$TOP/build}

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# test.sh [--list] [CASE...]
+# test.sh [--list] [--extended | --all | CASE...]
 #
-# The test suite: runs the cases registered below, in order (all of them,
-# or only those named), prints one line per result, "PASS name (time)" or
-# "FAIL name: reason", and ends with exactly one line "N passed, N failed".
+# The test suite: runs the cases registered below, in order (CI's, the
+# extended ones, all of them, or those named and the cases they need),
+# prints one line per result, "PASS name (time)" or "FAIL name: reason",
+# and ends with exactly one line "N passed, N failed".
 # Exit status 1 when anything failed.
 #
 # A case is a shell function, run in a subshell with errexit on, after the
@@ -107,17 +108,19 @@ case_fips140_fips_boot() {
 	boot_target fips140 fips fips=1 harness.crypto=fips140
 }
 case_fips140_fips_verdict() { verdict_target fips140 fips; }
-# same_as_stock EXT FN: FN NAME LABEL prints something of a boot; the
-# stock and fips140 kernels print the same (not nothing) in both modes.
-# The outputs are kept as $OUT/fips140/{stock,fips140}-MODE.EXT.
+# same_as_stock EXT FN [STOCK TARGET]: FN NAME LABEL prints something of
+# a boot; the STOCK (default stock) and TARGET (default fips140) kernels
+# print the same (not nothing) in both modes. The outputs are kept as
+# $OUT/TARGET/{stock,TARGET}-MODE.EXT.
 same_as_stock() {
+	_stock=${3:-stock} _target=${4:-fips140}
 	for _mode in default fips; do
-		"$2" stock "$_mode" >"$OUT/fips140/stock-$_mode.$1"
-		"$2" fips140 "$_mode" >"$OUT/fips140/fips140-$_mode.$1"
-		[ -s "$OUT/fips140/stock-$_mode.$1" ]
-		diff -u "$OUT/fips140/stock-$_mode.$1" \
-			"$OUT/fips140/fips140-$_mode.$1" >&2
-		echo "$_mode: $(wc -l <"$OUT/fips140/stock-$_mode.$1") lines"
+		_a=$OUT/$_target/stock-$_mode.$1 _b=$OUT/$_target/$_target-$_mode.$1
+		"$2" "$_stock" "$_mode" >"$_a"
+		"$2" "$_target" "$_mode" >"$_b"
+		[ -s "$_a" ]
+		diff -u "$_a" "$_b" >&2
+		echo "$_mode: $(wc -l <"$_a") lines"
 	done
 }
 # The same algorithms and drivers as the stock kernel, in both modes.
@@ -483,12 +486,76 @@ case_reuse_crc_break() {
 		"does not fit this kernel"
 }
 
+# Debian's own config (linux-config-6.12, configs/debian.config lists the
+# only trims): the boundary a distribution ships. The stock side is a
+# golden file made from a real stock build of the same config
+# (scripts/golden.sh make debian), which must match the installed config.
+DEBIAN=debian-fips140
+DEBIAN_FLAVOUR=amd64_none_amd64
+GOLDEN=$TOP/tests/golden/debian
+case_debian_golden() { "$S/golden.sh" check debian; }
+case_debian_build() {
+	"$S/build.sh" "$DEBIAN" "$WORK/series" --debian "$DEBIAN_FLAVOUR" \
+		"$CONFIGS/debian.config" "$CONFIGS/fips140.config"
+}
+# Nothing of Debian's crypto, keys, integrity, module or kexec options
+# differs but the listed trims and the series' own options.
+case_debian_boundary() {
+	python3 "$TOP/tests/host/kconfig_boundary.py" check "$WORK/series" \
+		"$SRC" "$OUT/$DEBIAN/debian.config" "$OUT/$DEBIAN/.config" \
+		"$CONFIGS/debian.config" "$CONFIGS/fips140.config" \
+		"$WORK/signing/signing.config"
+}
+case_debian_embedded() { python3 "$CHECKS" embedded "$OUT/$DEBIAN"; }
+case_debian_moved() {
+	python3 "$CHECKS" moved "$GOLDEN/crypto-objects" "$OUT/$DEBIAN" \
+		"$TOP/tests/host/fips140-vmlinux-crypto-debian.list"
+}
+case_debian_initramfs() { "$S/initramfs.sh" "$DEBIAN"; }
+# -cpu max: the x86 drivers Debian builds (AES-NI, SHA-NI, AVX2, ...)
+# register, as on the golden stock boots.
+debian_boot() {
+	_label=$1
+	shift
+	FIPS140_QEMU_CPU=max boot_target "$DEBIAN" "$_label" \
+		harness.crypto=fips140 "$@"
+}
+case_debian_boot() { debian_boot default; }
+case_debian_verdict() { verdict_target "$DEBIAN" default; }
+case_debian_fips_boot() { debian_boot fips fips=1; }
+case_debian_fips_verdict() { verdict_target "$DEBIAN" fips; }
+case_debian_same_algs() { same_as_stock algs algs debian-stock "$DEBIAN"; }
+# The same crypto modules (=m) autoloaded by the same guest tests.
+crypto_modules() {
+	section "$1" "$2" proc-modules | awk '$1 != "fips140" { print $1 }' |
+		sort
+}
+case_debian_same_modules() {
+	same_as_stock modules crypto_modules debian-stock "$DEBIAN"
+}
+case_debian_same_refusals() {
+	same_as_stock af-alg-bind af_alg_bind debian-stock "$DEBIAN"
+}
+case_debian_same_proc_sys_crypto() {
+	same_as_stock proc-sys-crypto proc_sys_crypto debian-stock "$DEBIAN"
+}
+case_debian_digest() {
+	python3 "$INTEGRITY" digest "$OUT/$DEBIAN" \
+		"$(boot_log "$DEBIAN" default)" "$(boot_log "$DEBIAN" fips)"
+}
+case_debian_selftests() {
+	python3 "$INTEGRITY" selftests "$(boot_log debian-stock fips)" \
+		"$(boot_log "$DEBIAN" fips)"
+}
+
 ## Registry ####################################################################
 #
 # add_case NAME FUNCTION [NEEDS...]: run FUNCTION as case NAME after the
-# cases NEEDS, which must have passed if they ran in this invocation (a
-# case not selected on the command line is assumed done). The fips140
-# cases above show how to add a kernel target.
+# cases NEEDS, which must have passed. Cases named on the command line
+# bring the cases they need, directly or not. The cases up to TIER=extended
+# are CI's (scripts/test.sh with no argument); the rest run with
+# --extended (or --all). The fips140 cases above show how to add a kernel
+# target.
 
 register_cases() {
 	add_case deps case_deps
@@ -539,6 +606,23 @@ register_cases() {
 		fips140-initramfs
 	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
 	add_case fips140-ro-verdict case_fips140_ro_verdict fips140-initramfs
+	add_case debian-golden case_debian_golden deps
+	add_case debian-build case_debian_build series
+	add_case debian-boundary case_debian_boundary debian-build
+	add_case debian-embedded case_debian_embedded debian-build
+	add_case debian-moved case_debian_moved debian-golden debian-build
+	add_case debian-initramfs case_debian_initramfs debian-build
+	add_case debian-boot case_debian_boot debian-initramfs
+	add_case debian-verdict case_debian_verdict debian-initramfs
+	add_case debian-fips-boot case_debian_fips_boot debian-initramfs
+	add_case debian-fips-verdict case_debian_fips_verdict debian-initramfs
+	for c in same-algs same-modules same-refusals same-proc-sys-crypto; do
+		add_case "debian-$c" "case_debian_$(echo "$c" | tr - _)" \
+			debian-golden debian-boot debian-fips-boot
+	done
+	add_case debian-digest case_debian_digest debian-boot debian-fips-boot
+	add_case debian-selftests case_debian_selftests debian-golden \
+		debian-fips-boot
 	add_case clients-payload case_clients_payload deps
 	for k in stock fips140; do
 		add_case "$k-clients-initramfs" "case_${k}_clients_initramfs" \
@@ -550,6 +634,10 @@ register_cases() {
 	done
 	add_case clients-parity case_clients_parity stock-clients-boot \
 		fips140-clients-boot
+
+	# Outside CI (scripts/test.sh --extended): the other fragment
+	# kernels and the reuse builds, about 45 minutes of builds.
+	TIER=extended
 	add_case off-build case_off_build series
 	add_case off-same-kernel case_off_same_kernel stock-build off-build
 	add_case off-initramfs case_off_initramfs off-build
@@ -611,8 +699,10 @@ register_cases() {
 ## The runner ##################################################################
 
 CASES=
+TIER=ci
+# add_case NAME FUNCTION [NEEDS...], in tier $TIER
 add_case() {
-	CASES="$CASES$*
+	CASES="$CASES$TIER $*
 "
 }
 
@@ -629,7 +719,15 @@ result() {
 	else
 		failed=$((failed + 1))
 		echo "FAIL $2: ${3:-failed}"
+		echo "FAIL $2: ${3:-failed} (log: $OUT/test/$_name.out)" \
+			>>"$OUT/test/failed"
 	fi
+}
+
+# record NAME STATUS SECONDS RESULTS: one line of $OUT/test/results.json
+record() {
+	printf '{"case": "%s", "status": "%s", "seconds": %s, "results": %s}\n' \
+		"$@" >>"$OUT/test/results.json"
 }
 
 # run_case NAME FUNCTION [NEEDS...]
@@ -641,6 +739,7 @@ run_case() {
 		case $good in *" $_need "*) continue ;; esac
 		ran="$ran$_name "
 		result FAIL "$_name" "not run: $_need failed"
+		record "$_name" "not-run" 0 0
 		return
 	done
 	log "case $_name"
@@ -660,7 +759,8 @@ run_case() {
 		"FAIL "* | "     |"*)
 			case $_line in "FAIL "*)
 				failed=$((failed + 1)) _own=$((_own + 1))
-				_ownfail=1 ;;
+				_ownfail=1
+				echo "$_line (log: $_out)" >>"$OUT/test/failed" ;;
 			esac
 			echo "$_line" ;;
 		*) echo "    $_line" ;;
@@ -681,32 +781,80 @@ run_case() {
 	ran="$ran$_name "
 	if [ "$_rc" = 0 ] && [ "$_ownfail" = 0 ]; then
 		good="$good$_name "
+		record "$_name" pass "${_took%s}" "$_own"
+	else
+		record "$_name" fail "${_took%s}" "$_own"
 	fi
+}
+
+# with_needs CASE...: the cases named and every case they need, directly
+# or not, one a line, in registry order.
+with_needs() {
+	printf '%s' "$CASES" | awk -v want=" $* " '
+	{ line[NR] = $0; name[NR] = $2 }
+	END {
+		do {
+			more = 0
+			for (i = NR; i >= 1; i--) {
+				if (index(want, " " name[i] " ") == 0)
+					continue
+				n = split(line[i], f, " ")
+				for (j = 4; j <= n; j++)
+					if (index(want, " " f[j] " ") == 0) {
+						want = want f[j] " "
+						more = 1
+					}
+			}
+		} while (more)
+		for (i = 1; i <= NR; i++)
+			if (index(want, " " name[i] " "))
+				print name[i]
+	}'
+}
+
+usage() {
+	die "usage: test.sh [--list] [--extended | --all | CASE...]"
 }
 
 main() {
 	register_cases
-	if [ "${1:-}" = --list ]; then
-		printf '%s' "$CASES" | awk '{ n = $1; $1 = $2 = ""; sub(/^ +/, "")
-			print n ($0 == "" ? "" : "  (needs " $0 ")") }'
-		return
-	fi
+	tiers=ci
+	case ${1:-} in
+	--list)
+		printf '%s' "$CASES" | awk '{ t = $1; n = $2; $1 = $2 = $3 = ""
+			sub(/^ +/, ""); print n " [" t "]" \
+				($0 == "" ? "" : "  (needs " $0 ")") }'
+		return ;;
+	--extended) tiers=extended; shift ;;
+	--all) tiers="ci extended"; shift ;;
+	-*) usage ;;
+	esac
 	for _sel in "$@"; do
 		printf '%s' "$CASES" | awk -v c="$_sel" \
-			'$1 == c { f = 1 } END { exit !f }' ||
+			'$2 == c { f = 1 } END { exit !f }' ||
 			die "no such case: $_sel (see scripts/test.sh --list)"
 	done
+	if [ $# = 0 ]; then
+		# shellcheck disable=SC2046 # a list of case names
+		set -- $(printf '%s' "$CASES" | awk -v t=" $tiers " \
+			'index(t, " " $1 " ") { print $2 }')
+	fi
+	selected=" $(with_needs "$@" | tr '\n' ' ')"
 	mkdir -p "$OUT/test"
+	rm -f "$OUT/test/results.json" "$OUT/test/failed"
 	start=$(date +%s)
 	printf '%s' "$CASES" >"$OUT/test/cases"
-	while read -r _name _fn _needs; do
-		if [ $# -gt 0 ]; then
-			echo " $* " | grep -q " $_name " || continue
-		fi
+	while read -r _tier _name _fn _needs; do
+		case $selected in *" $_name "*) ;; *) continue ;; esac
 		# shellcheck disable=SC2086 # a list of case names
 		run_case "$_name" "$_fn" $_needs </dev/null
 	done <"$OUT/test/cases"
-	log "test.sh: $(elapsed "$start") in all"
+	log "test.sh: $(elapsed "$start") in all; per case:" \
+	    "$OUT/test/results.json"
+	if [ -s "$OUT/test/failed" ]; then
+		echo "The failed results:"
+		cat "$OUT/test/failed"
+	fi
 	echo "$passed passed, $failed failed"
 	[ "$failed" = 0 ]
 }

@@ -4,21 +4,29 @@
 # Install Debian's linux-source-6.12 and extract it into $WORK/linux as a git
 # repository with one pristine base commit (tag "base"), so that the series
 # in patches/ can be applied with git am and exported with git format-patch.
-# Extraction is skipped when the pristine tree is already there.
+# Extraction is skipped when the pristine tree is already there. Debian's
+# own configs of that tree (linux-config-6.12, the debian targets) are
+# installed too, same version.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-install_source() {
-	if dpkg-query -W -f '${Version}' "$LINUX_SOURCE_PKG" 2>/dev/null |
+# install_pinned PACKAGE: PACKAGE=$LINUX_SOURCE_VERSION, or the newest.
+install_pinned() {
+	if dpkg-query -W -f '${Version}' "$1" 2>/dev/null |
 	   grep -qx "$LINUX_SOURCE_VERSION"; then
 		return
 	fi
-	log "installing $LINUX_SOURCE_PKG=$LINUX_SOURCE_VERSION"
-	if ! apt-get install -y "$LINUX_SOURCE_PKG=$LINUX_SOURCE_VERSION"; then
+	log "installing $1=$LINUX_SOURCE_VERSION"
+	if ! apt-get install -y "$1=$LINUX_SOURCE_VERSION"; then
 		echo "warning: $LINUX_SOURCE_VERSION is not available;" \
-		     "taking the newest $LINUX_SOURCE_PKG" >&2
-		apt-get install -y "$LINUX_SOURCE_PKG"
+		     "taking the newest $1" >&2
+		apt-get install -y "$1"
 	fi
+}
+
+install_source() {
+	install_pinned "$LINUX_SOURCE_PKG"
+	install_pinned "$LINUX_CONFIG_PKG"
 }
 
 extract() {
@@ -43,6 +51,7 @@ extract() {
 main() {
 	if git -C "$SRC" rev-parse -q --verify base >/dev/null 2>&1; then
 		log "pristine tree present: $SRC"
+		install_pinned "$LINUX_CONFIG_PKG"
 		return
 	fi
 	[ ! -e "$SRC" ] || die "$SRC exists but is not a pristine tree; remove it"

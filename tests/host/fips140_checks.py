@@ -9,7 +9,8 @@ counts them) and exits non-zero when anything failed.
   moved STOCK OUT EXCEPTIONS   crypto code left in vmlinux is exactly the
                                documented list, the rest of the stock
                                kernel's is in fips140.ko; moved symbols
-                               are gone
+                               are gone (STOCK: the stock build directory,
+                               or a file listing its crypto objects)
   same-functions STOCK OTHER   same set of function symbols in vmlinux
   same-initcalls STOCK OTHER   same initcalls, same order (System.map)
   initcall-order STOCK OUT STOCK_LOG FIPS140_LOG
@@ -140,7 +141,12 @@ def moved(stock, out, exceptions):
     result(not both, "moved/no-object-twice",
            f"{len(both)} objects in both vmlinux and fips140.ko")
     detail(both)
-    stock_objs = sorted(o for o in archive(stock) if crypto_dir(o))
+    if os.path.isdir(stock):
+        stock_objs = sorted(o for o in archive(stock) if crypto_dir(o))
+    else:
+        stock_objs = open(stock).read().split()
+    result(len(stock_objs) > 0, "moved/stock-crypto-objects",
+           f"no crypto objects in the stock kernel ({stock})")
     lost = sorted(set(stock_objs) - set(module_objs) - set(left))
     result(not lost, "moved/every-crypto-object",
            f"{len(lost)} crypto objects of the stock vmlinux are in neither "
