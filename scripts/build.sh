@@ -79,9 +79,11 @@ main() {
 	if [ "${FIPS140_NO_CCACHE:-0}" != 1 ] &&
 	    command -v ccache >/dev/null 2>&1; then
 		# Paths relative to $WORK, and no working directory in the
-		# hash: trees at the same depth under $WORK share objects.
-		CCACHE_BASEDIR=$WORK CCACHE_NOHASHDIR=1
-		export CCACHE_BASEDIR CCACHE_NOHASHDIR
+		# hash: a tree made again at the same place hits the cache.
+		# Depend mode: a miss costs one compiler run, not a
+		# preprocessor run more (the compiler's -MD output serves).
+		CCACHE_BASEDIR=$WORK CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
+		export CCACHE_BASEDIR CCACHE_NOHASHDIR CCACHE_DEPEND
 		set -- "$@" CC="ccache gcc" HOSTCC="ccache gcc"
 	fi
 	jobs=$(nproc)

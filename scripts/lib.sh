@@ -8,8 +8,11 @@
 # exact version, tree.sh takes the newest 6.12 and says so.
 LINUX_SOURCE_PKG=linux-source-6.12
 LINUX_SOURCE_VERSION=6.12.118-1~deb12u1
-# Debian's own configs of that tree (the debian targets), same version.
+# Debian's own configs of that tree (the debian targets), same version,
+# and the kernel Debian built from it with its amd64 config (signed
+# modules): the stock side of the debian target.
 LINUX_CONFIG_PKG=linux-config-6.12
+LINUX_IMAGE_PKG=linux-image-6.12.118+deb12-amd64
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${FIPS140_WORK:-$TOP/build}

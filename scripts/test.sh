@@ -441,6 +441,42 @@ case_modular_inject_failure() {
 		"(sha256) failed in fips mode!"
 }
 
+# Every x86 driver that has a device table built in (configs/
+# fips140-x86.config): fips140.ko links, and with -cpu max each driver
+# registers, from fips140.ko, and passes its self-tests.
+X86_DRIVERS="aesni ghash-clmulni polyval-clmulni crc32c-intel crc32-pclmul
+crct10dif-pclmul sha1-(ssse3|avx|avx2|ni) sha256-(ssse3|avx|avx2|ni)
+sha512-(ssse3|avx|avx2)"
+case_x86_build() {
+	"$S/build.sh" fips140-x86 "$WORK/series" "$CONFIGS/base.config" \
+		"$CONFIGS/fips140.config" "$CONFIGS/fips140-x86.config"
+}
+case_x86_initramfs() { "$S/initramfs.sh" fips140-x86; }
+x86_boot() {
+	_label=$1
+	shift
+	FIPS140_QEMU_CPU=max boot_target fips140-x86 "$_label" \
+		harness.crypto=fips140 "$@"
+}
+case_x86_boot() { x86_boot default; }
+case_x86_verdict() { verdict_target fips140-x86 default; }
+case_x86_fips_boot() { x86_boot fips fips=1; }
+case_x86_fips_verdict() { verdict_target fips140-x86 fips; }
+case_x86_drivers() {
+	for _mode in default fips; do
+		section fips140-x86 "$_mode" proc-crypto >"$OUT/fips140-x86/algs-$_mode"
+		for _d in $X86_DRIVERS; do
+			if grep -Eq "driver=[^ ]*${_d}[^ ]* module=fips140 .*selftest=passed" \
+				"$OUT/fips140-x86/algs-$_mode"; then
+				echo "PASS x86-drivers@$_mode/$_d"
+			else
+				echo "FAIL x86-drivers@$_mode/$_d: no $_d driver" \
+				     "of fips140 passed its self-test"
+			fi
+		done
+	done
+}
+
 # Symbol versions and forced module signatures (configs/fips140-sig.config)
 # with crypto modules: the kernel builds and boots, the =m crypto modules
 # load signed; fips140-abi-check compares CRCs: the module's own build is
@@ -487,13 +523,41 @@ case_reuse_crc_break() {
 }
 
 # Debian's own config (linux-config-6.12, configs/debian.config lists the
-# only trims): the boundary a distribution ships. The stock side is a
-# golden file made from a real stock build of the same config
-# (scripts/golden.sh make debian), which must match the installed config.
+# only trims): the boundary a distribution ships. The stock side is the
+# kernel Debian built from the same source and config, its own package
+# (scripts/debian-stock.sh), and the crypto objects of its vmlinux a
+# golden file from the pristine tree (scripts/golden.sh make debian),
+# which must match the installed config.
 DEBIAN=debian-fips140
 DEBIAN_FLAVOUR=amd64_none_amd64
 GOLDEN=$TOP/tests/golden/debian
+# The algorithms Debian's config builds in (guest test selftest)
+DEBIAN_ALGS=aes,sha1,sha224,sha256,sha384,sha512,sha3-256,sha3-512,md5,rsa
+DEBIAN_ALGS=$DEBIAN_ALGS,ecdsa-nist-p256,dh,crct10dif,crc64-rocksoft,lzo
+DEBIAN_ALGS=$DEBIAN_ALGS,stdrng,jitterentropy_rng
 case_debian_golden() { "$S/golden.sh" check debian; }
+case_debian_stock() { "$S/debian-stock.sh" "$DEBIAN"; }
+# Debian's kernel was built from the config we start from
+config_lines() { grep -E '^(CONFIG_|# CONFIG_)' | LC_ALL=C sort; }
+case_debian_stock_config() {
+	xz -dc "/usr/src/$LINUX_CONFIG_PKG/config.$DEBIAN_FLAVOUR.xz" |
+		config_lines >"$OUT/debian-stock/config.package"
+	config_lines <"$OUT/debian-stock/.config" >"$OUT/debian-stock/config.image"
+	diff -u "$OUT/debian-stock/config.package" \
+		"$OUT/debian-stock/config.image" >&2
+	echo "$(wc -l <"$OUT/debian-stock/config.image") option lines"
+}
+case_debian_stock_initramfs() { "$S/initramfs.sh" debian-stock; }
+debian_stock_boot() {
+	_label=$1
+	shift
+	FIPS140_QEMU_CPU=max boot_target debian-stock "$_label" \
+		harness.crypto=kernel harness.algs="$DEBIAN_ALGS" "$@"
+}
+case_debian_stock_boot() { debian_stock_boot default; }
+case_debian_stock_verdict() { verdict_target debian-stock default; }
+case_debian_stock_fips_boot() { debian_stock_boot fips fips=1; }
+case_debian_stock_fips_verdict() { verdict_target debian-stock fips; }
 case_debian_build() {
 	"$S/build.sh" "$DEBIAN" "$WORK/series" --debian "$DEBIAN_FLAVOUR" \
 		"$CONFIGS/debian.config" "$CONFIGS/fips140.config"
@@ -518,7 +582,7 @@ debian_boot() {
 	_label=$1
 	shift
 	FIPS140_QEMU_CPU=max boot_target "$DEBIAN" "$_label" \
-		harness.crypto=fips140 "$@"
+		harness.crypto=fips140 harness.algs="$DEBIAN_ALGS" "$@"
 }
 case_debian_boot() { debian_boot default; }
 case_debian_verdict() { verdict_target "$DEBIAN" default; }
@@ -606,8 +670,19 @@ register_cases() {
 		fips140-initramfs
 	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
 	add_case fips140-ro-verdict case_fips140_ro_verdict fips140-initramfs
-	add_case debian-golden case_debian_golden deps
+	add_case debian-golden case_debian_golden tree
 	add_case debian-build case_debian_build series
+	add_case debian-stock case_debian_stock debian-build
+	add_case debian-stock-config case_debian_stock_config debian-stock
+	add_case debian-stock-initramfs case_debian_stock_initramfs debian-stock
+	add_case debian-stock-boot case_debian_stock_boot \
+		debian-stock-initramfs
+	add_case debian-stock-verdict case_debian_stock_verdict \
+		debian-stock-initramfs
+	add_case debian-stock-fips-boot case_debian_stock_fips_boot \
+		debian-stock-initramfs
+	add_case debian-stock-fips-verdict case_debian_stock_fips_verdict \
+		debian-stock-initramfs
 	add_case debian-boundary case_debian_boundary debian-build
 	add_case debian-embedded case_debian_embedded debian-build
 	add_case debian-moved case_debian_moved debian-golden debian-build
@@ -618,10 +693,11 @@ register_cases() {
 	add_case debian-fips-verdict case_debian_fips_verdict debian-initramfs
 	for c in same-algs same-modules same-refusals same-proc-sys-crypto; do
 		add_case "debian-$c" "case_debian_$(echo "$c" | tr - _)" \
-			debian-golden debian-boot debian-fips-boot
+			debian-stock-boot debian-stock-fips-boot debian-boot \
+			debian-fips-boot
 	done
 	add_case debian-digest case_debian_digest debian-boot debian-fips-boot
-	add_case debian-selftests case_debian_selftests debian-golden \
+	add_case debian-selftests case_debian_selftests debian-stock-fips-boot \
 		debian-fips-boot
 	add_case clients-payload case_clients_payload deps
 	for k in stock fips140; do
@@ -684,6 +760,13 @@ register_cases() {
 	add_case reuse-abi-tree case_reuse_abi_tree tree
 	add_case reuse-abi-break case_reuse_abi_break \
 		fips140-build reuse-abi-tree
+	add_case x86-build case_x86_build series
+	add_case x86-initramfs case_x86_initramfs x86-build
+	add_case x86-boot case_x86_boot x86-initramfs
+	add_case x86-verdict case_x86_verdict x86-initramfs
+	add_case x86-fips-boot case_x86_fips_boot x86-initramfs
+	add_case x86-fips-verdict case_x86_fips_verdict x86-initramfs
+	add_case x86-drivers case_x86_drivers x86-boot x86-fips-boot
 	add_case sig-build case_sig_build series
 	add_case sig-initramfs case_sig_initramfs sig-build
 	add_case sig-boot case_sig_boot sig-initramfs
