@@ -26,13 +26,31 @@ bzimage() { echo "$OUT/$1/arch/x86/boot/bzImage"; }
 # The serial log of target NAME's boot LABEL.
 boot_log() { echo "$OUT/$1/boot-$2.log"; }
 
+# The CPU model QEMU gives target NAME: "max" where the config has the
+# x86 crypto drivers (AES-NI, PCLMUL, AVX2, ...), so that they register;
+# QEMU's default for the fragment kernels, as their stock baseline has it.
+qemu_cpu() {
+	case $1 in
+	debian-* | fips140-x86) echo max ;;
+	esac
+}
+
+# boot_image NAME LABEL IMAGE [KERNEL-ARG...]: boot target NAME with its
+# initramfs IMAGE; the log is kept as $OUT/NAME/boot-LABEL.log.
+boot_image() {
+	_name=$1 _label=$2 _image=$3
+	shift 3
+	FIPS140_QEMU_CPU=${FIPS140_QEMU_CPU:-$(qemu_cpu "$_name")} \
+		"$S/boot.sh" "$(bzimage "$_name")" "$OUT/$_name/$_image.cpio.gz" \
+		"$(boot_log "$_name" "$_label")" "$@"
+}
+
 # boot_target NAME LABEL [KERNEL-ARG...]: boot target NAME with its
 # initramfs; the log is kept as $OUT/NAME/boot-LABEL.log for later cases.
 boot_target() {
 	_name=$1 _label=$2
 	shift 2
-	"$S/boot.sh" "$(bzimage "$_name")" "$OUT/$_name/initramfs.cpio.gz" \
-		"$(boot_log "$_name" "$_label")" "$@"
+	boot_image "$_name" "$_label" initramfs "$@"
 }
 
 # verdict_target NAME LABEL: one result per guest KTAP subtest of that boot,
@@ -390,9 +408,9 @@ CLIENTS=$WORK/clients
 case_clients_payload() { "$S/clients.sh" "$CLIENTS"; }
 clients_initramfs() { "$S/initramfs.sh" "$1" "$CLIENTS" clients; }
 clients_boot() {
-	FIPS140_BOOT_TIMEOUT=900 "$S/boot.sh" "$(bzimage "$1")" \
-		"$OUT/$1/clients.cpio.gz" "$(boot_log "$1" clients)" \
-		tests=clients,dump test_timeout=800 brd.rd_nr=2 brd.rd_size=32768
+	FIPS140_BOOT_TIMEOUT=900 boot_image "$1" clients clients \
+		tests=clients,dump test_timeout=800 brd.rd_nr=2 \
+		brd.rd_size=32768 "$@"
 }
 case_stock_clients_initramfs() { clients_initramfs stock; }
 case_stock_clients_boot() { clients_boot stock; }
@@ -400,10 +418,21 @@ case_stock_clients_verdict() { verdict_target stock clients; }
 case_fips140_clients_initramfs() { clients_initramfs fips140; }
 case_fips140_clients_boot() { clients_boot fips140; }
 case_fips140_clients_verdict() { verdict_target fips140 clients; }
-case_clients_parity() {
+clients_parity() {
 	python3 "$TOP/tests/host/fips140_clients.py" parity "$CLIENTS" \
-		"$CLIENTS.keys" "$OUT/clients-report.md" \
-		"$(boot_log stock clients)" "$(boot_log fips140 clients)"
+		"$CLIENTS.keys" "$OUT/$3-report.md" \
+		"$(boot_log "$1" clients)" "$(boot_log "$2" clients)"
+}
+case_clients_parity() { clients_parity stock fips140 clients; }
+# The same on the debian target, against Debian's own kernel
+case_debian_stock_clients_initramfs() { clients_initramfs debian-stock; }
+case_debian_stock_clients_boot() { clients_boot debian-stock; }
+case_debian_stock_clients_verdict() { verdict_target debian-stock clients; }
+case_debian_clients_initramfs() { clients_initramfs "$DEBIAN"; }
+case_debian_clients_boot() { clients_boot "$DEBIAN"; }
+case_debian_clients_verdict() { verdict_target "$DEBIAN" clients; }
+case_debian_clients_parity() {
+	clients_parity debian-stock "$DEBIAN" debian-clients
 }
 
 # The series with the option off: the same kernel as the stock one.
@@ -455,8 +484,7 @@ case_x86_initramfs() { "$S/initramfs.sh" fips140-x86; }
 x86_boot() {
 	_label=$1
 	shift
-	FIPS140_QEMU_CPU=max boot_target fips140-x86 "$_label" \
-		harness.crypto=fips140 "$@"
+	boot_target fips140-x86 "$_label" harness.crypto=fips140 "$@"
 }
 case_x86_boot() { x86_boot default; }
 case_x86_verdict() { verdict_target fips140-x86 default; }
@@ -551,8 +579,8 @@ case_debian_stock_initramfs() { "$S/initramfs.sh" debian-stock; }
 debian_stock_boot() {
 	_label=$1
 	shift
-	FIPS140_QEMU_CPU=max boot_target debian-stock "$_label" \
-		harness.crypto=kernel harness.algs="$DEBIAN_ALGS" "$@"
+	boot_target debian-stock "$_label" harness.crypto=kernel \
+		harness.algs="$DEBIAN_ALGS" "$@"
 }
 case_debian_stock_boot() { debian_stock_boot default; }
 case_debian_stock_verdict() { verdict_target debian-stock default; }
@@ -576,13 +604,11 @@ case_debian_moved() {
 		"$TOP/tests/host/fips140-vmlinux-crypto-debian.list"
 }
 case_debian_initramfs() { "$S/initramfs.sh" "$DEBIAN"; }
-# -cpu max: the x86 drivers Debian builds (AES-NI, SHA-NI, AVX2, ...)
-# register, as on the golden stock boots.
 debian_boot() {
 	_label=$1
 	shift
-	FIPS140_QEMU_CPU=max boot_target "$DEBIAN" "$_label" \
-		harness.crypto=fips140 harness.algs="$DEBIAN_ALGS" "$@"
+	boot_target "$DEBIAN" "$_label" harness.crypto=fips140 \
+		harness.algs="$DEBIAN_ALGS" "$@"
 }
 case_debian_boot() { debian_boot default; }
 case_debian_verdict() { verdict_target "$DEBIAN" default; }
@@ -710,6 +736,20 @@ register_cases() {
 	done
 	add_case clients-parity case_clients_parity stock-clients-boot \
 		fips140-clients-boot
+	add_case debian-stock-clients-initramfs \
+		case_debian_stock_clients_initramfs debian-stock clients-payload
+	add_case debian-clients-initramfs case_debian_clients_initramfs \
+		debian-build clients-payload
+	for k in debian-stock debian; do
+		add_case "$k-clients-boot" \
+			"case_$(echo "$k" | tr - _)_clients_boot" \
+			"$k-clients-initramfs"
+		add_case "$k-clients-verdict" \
+			"case_$(echo "$k" | tr - _)_clients_verdict" \
+			"$k-clients-initramfs"
+	done
+	add_case debian-clients-parity case_debian_clients_parity \
+		debian-stock-clients-boot debian-clients-boot
 
 	# Outside CI (scripts/test.sh --extended): the other fragment
 	# kernels and the reuse builds, about 45 minutes of builds.

@@ -22,6 +22,11 @@ cd "$DIR" || exit 1
 # libdevmapper waits for udev unless told there is none
 export DM_DISABLE_UDEV=1
 mkdir -p /run/cryptsetup
+# Where ramdisks and dm-crypt are modules (the debian target), nothing
+# loads them before their device nodes exist: load them (built in, the
+# kernel command line sets the ramdisks up and modprobe finds nothing).
+modprobe brd rd_nr=2 rd_size=32768 2>/dev/null || :
+modprobe dm-crypt 2>/dev/null || :
 
 TCRYPT=$(find /lib/modules -name tcrypt.ko | head -n 1)
 
