@@ -603,6 +603,8 @@ case_debian_moved() {
 	python3 "$CHECKS" moved "$GOLDEN/crypto-objects" "$OUT/$DEBIAN" \
 		"$TOP/tests/host/fips140-vmlinux-crypto-debian.list"
 }
+# The =m crypto modules, and only they, carry the crypto-objs-m mark
+case_debian_marked() { python3 "$CHECKS" marked "$OUT/$DEBIAN"; }
 case_debian_initramfs() { "$S/initramfs.sh" "$DEBIAN"; }
 debian_boot() {
 	_label=$1
@@ -712,6 +714,7 @@ register_cases() {
 	add_case debian-boundary case_debian_boundary debian-build
 	add_case debian-embedded case_debian_embedded debian-build
 	add_case debian-moved case_debian_moved debian-golden debian-build
+	add_case debian-marked case_debian_marked debian-build
 	add_case debian-initramfs case_debian_initramfs debian-build
 	add_case debian-boot case_debian_boot debian-initramfs
 	add_case debian-verdict case_debian_verdict debian-initramfs

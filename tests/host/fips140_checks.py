@@ -11,6 +11,10 @@ counts them) and exits non-zero when anything failed.
                                kernel's is in fips140.ko; moved symbols
                                are gone (STOCK: the stock build directory,
                                or a file listing its crypto objects)
+  marked OUT                   the crypto modules (=m) of OUT's modroot, and
+                               only they, carry the crypto-objs-m mark
+                               (section .fips140_crypto_module); their
+                               list goes to OUT/marked-modules
   same-functions STOCK OTHER   same set of function symbols in vmlinux
   same-initcalls STOCK OTHER   same initcalls, same order (System.map)
   initcall-order STOCK OUT STOCK_LOG FIPS140_LOG
@@ -175,6 +179,36 @@ def moved(stock, out, exceptions):
     print(f"# {len(wraps)} trampolines, {len(exports)} module exports")
 
 
+def has_section(path, name):
+    with open(path, "rb") as f:
+        return name in elf_sections(f.read())
+
+
+def marked(out):
+    root = os.path.join(out, "modroot", "lib", "modules")
+    mods = sorted(os.path.relpath(os.path.join(d, f), root)
+                  for d, _, files in os.walk(root) for f in files
+                  if f.endswith(".ko") and f != "fips140.ko")
+    wrong, marks = [], []
+    for rel in mods:
+        path = rel.split("/", 2)[2]          # RELEASE/kernel/PATH
+        want = crypto_dir(path) is not None
+        have = has_section(os.path.join(root, rel), ".fips140_crypto_module")
+        if have:
+            marks.append(path)
+        if have != want:
+            wrong.append(f"{path}: {'marked' if have else 'not marked'}")
+    result(len(mods) > 0, "marked/modules", f"no modules in {root}")
+    result(len(marks) > 0, "marked/some-crypto-modules",
+           "no module carries the mark")
+    result(not wrong, "marked/exactly-the-crypto-modules",
+           f"{len(wrong)} modules marked wrongly")
+    detail(wrong)
+    with open(os.path.join(out, "marked-modules"), "w") as f:
+        f.write("".join(m + "\n" for m in marks))
+    print(f"# {len(marks)} of {len(mods)} modules carry the mark")
+
+
 def functions(out):
     return {s for s, t in symbols(os.path.join(out, "vmlinux")).items()
             if t in "tTwW"}
@@ -278,6 +312,7 @@ def initcall_order(stock, out, stock_log, fips_log):
 
 def main():
     cmds = {"embedded": (embedded, 1), "moved": (moved, 3),
+            "marked": (marked, 1),
             "same-functions": (same_functions, 2),
             "same-initcalls": (same_initcalls, 2),
             "initcall-order": (initcall_order, 4)}
