@@ -19,7 +19,8 @@
 # compile, not fetch from the cache). When make fails, vmlinux and
 # bzImage are removed, so that no image of an older build looks valid.
 # The make output goes to $WORK/out/NAME/build.log (FIPS140_VERBOSE=1: also
-# to the terminal).
+# to the terminal). FIPS140_KERNELRELEASE sets the kernel release string
+# (make KERNELRELEASE=), as distributions do.
 # A build that compiles everything (no init/main.o yet) writes its time to
 # $WORK/out/NAME/full-build.time: "SECONDS ccache=on|off" (bench.sh).
 set -eu
@@ -47,14 +48,22 @@ run_logged() {
 	return "$_rc"
 }
 
-# The fragment that sets the harness's module signing key, made once with
-# the kernel's own key configuration (certs/default_x509.genkey).
+# signing_fragment [--debian]: the fragment that sets the harness's module
+# signing key, made once with the kernel's own key configuration
+# (certs/default_x509.genkey): RSA, or with --debian an ECDSA P-384 key
+# like the one Debian builds its kernel with, so that loading the key at
+# boot uses (and self-tests) the same algorithms as Debian's kernel.
 signing_fragment() {
-	_dir=$WORK/signing
+	_dir=$WORK/signing _newkey=
+	if [ "${1:-}" = --debian ]; then
+		_dir=$WORK/signing/debian
+		_newkey="-newkey ec -pkeyopt ec_paramgen_curve:secp384r1"
+	fi
 	if [ ! -s "$_dir/signing_key.pem" ]; then
 		mkdir -p "$_dir"
+		# shellcheck disable=SC2086 # options
 		openssl req -new -nodes -utf8 -sha256 -days 36500 -batch -x509 \
-			-config "$srcdir/certs/default_x509.genkey" \
+			-config "$srcdir/certs/default_x509.genkey" $_newkey \
 			-outform PEM -out "$_dir/signing_key.pem.tmp" \
 			-keyout "$_dir/signing_key.pem.tmp" 2>/dev/null ||
 			die "build: cannot make the module signing key"
@@ -73,9 +82,15 @@ main() {
 	outdir=$OUT/$name
 	start=$(date +%s)
 
-	"$TOP/scripts/config.sh" "$srcdir" "$outdir" "$@" "$(signing_fragment)"
+	"$TOP/scripts/config.sh" "$srcdir" "$outdir" "$@" \
+		"$(signing_fragment "$1")"
 
 	set -- -C "$srcdir" O="$outdir" ARCH=x86_64
+	# The release string a distribution gives its build (uname -r,
+	# /lib/modules/RELEASE, /proc/sys/crypto/fips_version)
+	if [ -n "${FIPS140_KERNELRELEASE:-}" ]; then
+		set -- "$@" KERNELRELEASE="$FIPS140_KERNELRELEASE"
+	fi
 	if [ "${FIPS140_NO_CCACHE:-0}" != 1 ] &&
 	    command -v ccache >/dev/null 2>&1; then
 		# Paths relative to $WORK, and no working directory in the

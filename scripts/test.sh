@@ -586,8 +586,11 @@ case_debian_stock_boot() { debian_stock_boot default; }
 case_debian_stock_verdict() { verdict_target debian-stock default; }
 case_debian_stock_fips_boot() { debian_stock_boot fips fips=1; }
 case_debian_stock_fips_verdict() { verdict_target debian-stock fips; }
+# Debian's release string, which its kernel reports as fips_version
+DEBIAN_RELEASE=${LINUX_IMAGE_PKG#linux-image-}
 case_debian_build() {
-	"$S/build.sh" "$DEBIAN" "$WORK/series" --debian "$DEBIAN_FLAVOUR" \
+	FIPS140_KERNELRELEASE=$DEBIAN_RELEASE "$S/build.sh" "$DEBIAN" \
+		"$WORK/series" --debian "$DEBIAN_FLAVOUR" \
 		"$CONFIGS/debian.config" "$CONFIGS/fips140.config"
 }
 # Nothing of Debian's crypto, keys, integrity, module or kexec options
@@ -596,7 +599,7 @@ case_debian_boundary() {
 	python3 "$TOP/tests/host/kconfig_boundary.py" check "$WORK/series" \
 		"$SRC" "$OUT/$DEBIAN/debian.config" "$OUT/$DEBIAN/.config" \
 		"$CONFIGS/debian.config" "$CONFIGS/fips140.config" \
-		"$WORK/signing/signing.config"
+		"$WORK/signing/debian/signing.config"
 }
 case_debian_embedded() { python3 "$CHECKS" embedded "$OUT/$DEBIAN"; }
 case_debian_moved() {
