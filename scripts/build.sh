@@ -95,10 +95,11 @@ main() {
 	    command -v ccache >/dev/null 2>&1; then
 		# Paths relative to $WORK, and no working directory in the
 		# hash: a tree made again at the same place hits the cache.
-		# Depend mode: a miss costs one compiler run, not a
-		# preprocessor run more (the compiler's -MD output serves).
-		CCACHE_BASEDIR=$WORK CCACHE_NOHASHDIR=1 CCACHE_DEPEND=1
-		export CCACHE_BASEDIR CCACHE_NOHASHDIR CCACHE_DEPEND
+		# (Not depend mode: after a config change, which changes
+		# autoconf.h, only the preprocessor mode finds the objects
+		# the change does not affect.)
+		CCACHE_BASEDIR=$WORK CCACHE_NOHASHDIR=1
+		export CCACHE_BASEDIR CCACHE_NOHASHDIR
 		set -- "$@" CC="ccache gcc" HOSTCC="ccache gcc"
 	fi
 	jobs=$(nproc)

@@ -706,23 +706,13 @@ register_cases() {
 	add_case debian-stock case_debian_stock debian-build
 	add_case debian-stock-config case_debian_stock_config debian-stock
 	add_case debian-stock-initramfs case_debian_stock_initramfs debian-stock
-	add_case debian-stock-boot case_debian_stock_boot \
-		debian-stock-initramfs
-	add_case debian-stock-verdict case_debian_stock_verdict \
-		debian-stock-initramfs
-	add_case debian-stock-fips-boot case_debian_stock_fips_boot \
-		debian-stock-initramfs
-	add_case debian-stock-fips-verdict case_debian_stock_fips_verdict \
-		debian-stock-initramfs
+	add_boots debian-stock debian-stock-initramfs
 	add_case debian-boundary case_debian_boundary debian-build
 	add_case debian-embedded case_debian_embedded debian-build
 	add_case debian-moved case_debian_moved debian-golden debian-build
 	add_case debian-marked case_debian_marked debian-build
 	add_case debian-initramfs case_debian_initramfs debian-build
-	add_case debian-boot case_debian_boot debian-initramfs
-	add_case debian-verdict case_debian_verdict debian-initramfs
-	add_case debian-fips-boot case_debian_fips_boot debian-initramfs
-	add_case debian-fips-verdict case_debian_fips_verdict debian-initramfs
+	add_boots debian debian-initramfs
 	for c in same-algs same-modules same-refusals same-proc-sys-crypto; do
 		add_case "debian-$c" "case_debian_$(echo "$c" | tr - _)" \
 			debian-stock-boot debian-stock-fips-boot debian-boot \
@@ -808,17 +798,11 @@ register_cases() {
 		fips140-build reuse-abi-tree
 	add_case x86-build case_x86_build series
 	add_case x86-initramfs case_x86_initramfs x86-build
-	add_case x86-boot case_x86_boot x86-initramfs
-	add_case x86-verdict case_x86_verdict x86-initramfs
-	add_case x86-fips-boot case_x86_fips_boot x86-initramfs
-	add_case x86-fips-verdict case_x86_fips_verdict x86-initramfs
+	add_boots x86 x86-initramfs
 	add_case x86-drivers case_x86_drivers x86-boot x86-fips-boot
 	add_case sig-build case_sig_build series
 	add_case sig-initramfs case_sig_initramfs sig-build
-	add_case sig-boot case_sig_boot sig-initramfs
-	add_case sig-verdict case_sig_verdict sig-initramfs
-	add_case sig-fips-boot case_sig_fips_boot sig-initramfs
-	add_case sig-fips-verdict case_sig_fips_verdict sig-initramfs
+	add_boots sig sig-initramfs
 	add_case sig-abi-crc case_sig_abi_crc sig-build
 	add_case sig-abi-btf case_sig_abi_btf sig-build
 	add_case reuse-crc-tree case_reuse_crc_tree tree
@@ -833,6 +817,17 @@ TIER=ci
 add_case() {
 	CASES="$CASES$TIER $*
 "
+}
+
+# add_boots PREFIX NEED: the normal and fips=1 boots of a target and their
+# verdicts, PREFIX-boot, -verdict, -fips-boot and -fips-verdict (functions
+# case_PREFIX_boot, ...), after case NEED. A verdict also runs after a
+# failed boot: it says what went wrong.
+add_boots() {
+	_f=$(echo "$1" | tr - _)
+	for _b in boot verdict fips-boot fips-verdict; do
+		add_case "$1-$_b" "case_${_f}_$(echo "$_b" | tr - _)" "$2"
+	done
 }
 
 passed=0
