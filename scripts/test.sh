@@ -175,42 +175,42 @@ case_fips140_same_proc_sys_crypto() {
 # The debug hooks are only in a kernel configured for them.
 case_fips140_no_debug() { python3 "$INTEGRITY" no-debug "$OUT/fips140"; }
 
-# tamper_boot WHAT LABEL [KERNEL-ARG...]: boot a copy of the fips140
-# vmlinux with a byte of WHAT (module or digest) flipped, through PVH.
+# The tamper sample: a byte flipped in each region of the embedded module
+# (REGIONS in tests/host/fips140_integrity.py: the ELF header, the section
+# table, relocations, symbols, strings, .modinfo, code and data) and in
+# its stored digest. The loader must refuse each before it parses it.
+TAMPER_REGIONS="elf-header section-table rela symtab strtab modinfo text
+rodata data digest"
+
+# tamper_boot TARGET WHAT LABEL [KERNEL-ARG...]: boot a copy of TARGET's
+# vmlinux with a byte of WHAT flipped, through PVH.
 tamper_boot() {
-	_img=$OUT/fips140/vmlinux-tampered-$1
-	python3 "$INTEGRITY" tamper "$OUT/fips140" "$1" "$_img"
-	_label=$2
-	shift 2
-	"$S/boot.sh" "$_img" "$OUT/fips140/initramfs.cpio.gz" \
-		"$(boot_log fips140 "$_label")" "$@"
+	_target=$1 _img=$OUT/$1/vmlinux-tampered-$2 _label=$3
+	python3 "$INTEGRITY" tamper "$OUT/$_target" "$2" "$_img"
+	shift 3
+	FIPS140_QEMU_CPU=${FIPS140_QEMU_CPU:-$(qemu_cpu "$_target")} \
+		"$S/boot.sh" "$_img" "$OUT/$_target/initramfs.cpio.gz" \
+		"$(boot_log "$_target" "$_label")" "$@"
 }
-# fips=1: the kernel panics, naming the expected and computed digests.
-tamper_fips() {
-	FIPS140_BOOT_EXPECT=panic tamper_boot "$1" "tamper-$1-fips" fips=1 \
-		harness.crypto=fips140
-	python3 "$INTEGRITY" log-has "$(boot_log fips140 "tamper-$1-fips")" \
-		"Kernel panic - not syncing: $(cat "$OUT/fips140/vmlinux-tampered-$1.msg")"
+# fips=1: the kernel panics at once, naming the expected and computed
+# digests.
+case_tamper_fips() {
+	FIPS140_BOOT_EXPECT=panic tamper_boot "$1" "$2" "tamper-$2-fips" \
+		fips=1 harness.crypto=fips140
+	python3 "$INTEGRITY" log-has "$(boot_log "$1" "tamper-$2-fips")" \
+		"Kernel panic - not syncing: $(cat "$OUT/$1/vmlinux-tampered-$2.msg"): no crypto module in FIPS mode"
 }
-# Otherwise the module is not loaded, and the log says why.
-tamper_normal() {
-	_log=$(boot_log fips140 "tamper-$1")
-	tamper_boot "$1" "tamper-$1" tests=dump harness.crypto=fips140
-	python3 "$INTEGRITY" log-has "$_log" \
-		"$(cat "$OUT/fips140/vmlinux-tampered-$1.msg")" \
-		"fips140: refusing to run a modified crypto module: the kernel runs without crypto" \
-		"fips140: failed to load the crypto module (-74): the kernel has no crypto"
-	section fips140 "tamper-$1" proc-modules >"$_log.modules"
-	if grep -q '^fips140 ' "$_log.modules"; then
-		echo "FAIL tamper-$1/not-loaded: fips140 is in /proc/modules"
-	else
-		echo "PASS tamper-$1/not-loaded"
-	fi
+# Otherwise the kernel boots without crypto: the guest finds every way
+# into it closed (tests/guest/fips140.c, harness.crypto=absent), the log
+# has no oops, and the log and sysfs say why.
+case_tamper_normal() {
+	_log=$(boot_log "$1" "tamper-$2")
+	tamper_boot "$1" "$2" "tamper-$2" tests=fips140 harness.crypto=absent
+	python3 "$S/ktap.py" verdict "$_log" --label "$1@tamper-$2"
+	python3 "$INTEGRITY" absent "$_log" \
+		"$(cat "$OUT/$1/vmlinux-tampered-$2.msg")"
+	python3 "$INTEGRITY" never-ran "$_log"
 }
-case_fips140_tamper_module_fips() { tamper_fips module; }
-case_fips140_tamper_module() { tamper_normal module; }
-case_fips140_tamper_digest_fips() { tamper_fips digest; }
-case_fips140_tamper_digest() { tamper_normal digest; }
 
 # The placeholders are read-only after boot: tests/guest/roprobe oopses on
 # purpose, and checks the kernel log itself.
@@ -456,6 +456,9 @@ case_modular_build() {
 		"$CONFIGS/fips140.config" "$CONFIGS/fips140-modular.config" \
 		"$CONFIGS/fips140-debug.config"
 }
+# objtool ran on the trampolines: their ORC data (the debug hooks come
+# with the ORC unwinder).
+case_modular_trampolines() { python3 "$CHECKS" trampolines "$OUT/fips140-m"; }
 case_modular_initramfs() { "$S/initramfs.sh" fips140-m; }
 case_modular_boot() {
 	boot_target fips140-m default harness.crypto=fips140 \
@@ -468,6 +471,91 @@ case_modular_inject_failure() {
 	python3 "$INTEGRITY" log-has "$(boot_log fips140-m inject)" \
 		"fips140: injecting a failure into the self-test of" \
 		"(sha256) failed in fips mode!"
+}
+
+# Fault injection (CONFIG_CRYPTO_FIPS140_DEBUG: the fips140-m kernel):
+# each step of bringing the module up made to fail in turn, in both
+# modes; Documentation/crypto/fips140.rst has the table of outcomes.
+FAULT=fips140-m
+FAULT_STEPS="alloc relocate plug-in integrity initcall3 initcall4 initcall6
+initcall7"
+# fault_arg STEP: the boot option that makes STEP fail
+fault_arg() {
+	case $1 in
+	alloc | relocate) echo "module.embedded_fault=$1" ;;
+	*) echo "fips140_fault=$1" ;;
+	esac
+}
+# fault_reason STEP: the reason the kernel must give for it
+fault_reason() {
+	case $1 in
+	alloc) echo "fips140: module load failed (-12)" ;;
+	relocate) echo "fips140: module load failed (-8)" ;;
+	plug-in) echo "fips140: plug-in failed: the crypto module lacks 1" \
+		"symbols vmlinux uses" ;;
+	integrity) python3 "$INTEGRITY" fault-digest-msg "$OUT/$FAULT" ;;
+	*) die "fault_reason: no step $1" ;;
+	esac
+}
+# fips=1: the kernel panics at once, naming the reason (the module's own
+# integrity test panics with its message).
+case_fault_fips() {
+	_log=$(boot_log "$FAULT" "fault-$1-fips")
+	FIPS140_BOOT_EXPECT=panic boot_target "$FAULT" "fault-$1-fips" fips=1 \
+		"$(fault_arg "$1")" harness.crypto=fips140
+	case $1 in
+	initcall*)
+		python3 "$INTEGRITY" initcall-failed "$_log" "${1#initcall}" 1 ;;
+	integrity)
+		python3 "$INTEGRITY" log-has "$_log" \
+			"Kernel panic - not syncing: $(fault_reason "$1")" ;;
+	*)
+		python3 "$INTEGRITY" log-has "$_log" \
+			"Kernel panic - not syncing: $(fault_reason "$1"): no crypto module in FIPS mode" ;;
+	esac
+}
+# Otherwise the kernel boots without crypto, as with a damaged image; a
+# failing initcall is reported, and the module runs on, as built-in code
+# would.
+case_fault_normal() {
+	_log=$(boot_log "$FAULT" "fault-$1")
+	case $1 in
+	initcall*)
+		boot_target "$FAULT" "fault-$1" "$(fault_arg "$1")" \
+			tests=fips140,dump harness.crypto=fips140
+		python3 "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-$1"
+		python3 "$INTEGRITY" initcall-failed "$_log" "${1#initcall}" 0
+		;;
+	*)
+		boot_target "$FAULT" "fault-$1" "$(fault_arg "$1")" \
+			tests=fips140 harness.crypto=absent
+		python3 "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-$1"
+		python3 "$INTEGRITY" absent "$_log" "$(fault_reason "$1")"
+		;;
+	esac
+}
+
+# A warning from inside the module, reached from the loader through a
+# trampoline (fips140_fault=unwind): its stack trace unwinds reliably
+# back to the loader.
+case_fault_unwind() {
+	_log=$(boot_log "$FAULT" fault-unwind)
+	boot_target "$FAULT" fault-unwind fips140_fault=unwind \
+		tests=fips140,dump harness.crypto=fips140
+	python3 "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-unwind" \
+		--no-log-check
+	python3 "$INTEGRITY" unwind "$_log"
+}
+
+# A module that imports fips140.ko's symbols, loaded while fips140.ko is
+# still coming up (fips140_debug_modprobe=md5, after its late level),
+# loads at once: no 30 s wait for the end of the module's init.
+case_fault_modprobe() {
+	_log=$(boot_log "$FAULT" fault-modprobe)
+	boot_target "$FAULT" fault-modprobe fips140_debug_modprobe=md5 \
+		initcall_debug tests=fips140,dump harness.crypto=fips140
+	python3 "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-modprobe"
+	python3 "$INTEGRITY" modprobe-early "$_log" md5 5000
 }
 
 # Every x86 driver that has a device table built in (configs/
@@ -602,6 +690,7 @@ case_debian_boundary() {
 		"$WORK/signing/debian/signing.config"
 }
 case_debian_embedded() { python3 "$CHECKS" embedded "$OUT/$DEBIAN"; }
+case_debian_trampolines() { python3 "$CHECKS" trampolines "$OUT/$DEBIAN"; }
 case_debian_moved() {
 	python3 "$CHECKS" moved "$GOLDEN/crypto-objects" "$OUT/$DEBIAN" \
 		"$TOP/tests/host/fips140-vmlinux-crypto-debian.list"
@@ -691,14 +780,12 @@ register_cases() {
 		case_fips140_same_proc_sys_crypto \
 		stock-boot stock-fips-boot fips140-boot fips140-fips-boot
 	add_case fips140-no-debug case_fips140_no_debug fips140-build
-	add_case fips140-tamper-module-fips case_fips140_tamper_module_fips \
-		fips140-initramfs
-	add_case fips140-tamper-module case_fips140_tamper_module \
-		fips140-initramfs
-	add_case fips140-tamper-digest-fips case_fips140_tamper_digest_fips \
-		fips140-initramfs
-	add_case fips140-tamper-digest case_fips140_tamper_digest \
-		fips140-initramfs
+	for r in $TAMPER_REGIONS; do
+		add_case "fips140-tamper-$r" "case_tamper_normal:fips140:$r" \
+			fips140-initramfs
+		add_case "fips140-tamper-$r-fips" "case_tamper_fips:fips140:$r" \
+			fips140-initramfs
+	done
 	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
 	add_case fips140-ro-verdict case_fips140_ro_verdict fips140-initramfs
 	add_case debian-golden case_debian_golden tree
@@ -709,9 +796,15 @@ register_cases() {
 	add_boots debian-stock debian-stock-initramfs
 	add_case debian-boundary case_debian_boundary debian-build
 	add_case debian-embedded case_debian_embedded debian-build
+	add_case debian-trampolines case_debian_trampolines debian-build
 	add_case debian-moved case_debian_moved debian-golden debian-build
 	add_case debian-marked case_debian_marked debian-build
 	add_case debian-initramfs case_debian_initramfs debian-build
+	# The region whose damage made the loader fault before it checked
+	add_case debian-tamper-rela case_tamper_normal:debian-fips140:rela \
+		debian-initramfs
+	add_case debian-tamper-rela-fips case_tamper_fips:debian-fips140:rela \
+		debian-initramfs
 	add_boots debian debian-initramfs
 	for c in same-algs same-modules same-refusals same-proc-sys-crypto; do
 		add_case "debian-$c" "case_debian_$(echo "$c" | tr - _)" \
@@ -747,6 +840,22 @@ register_cases() {
 	add_case debian-clients-parity case_debian_clients_parity \
 		debian-stock-clients-boot debian-clients-boot
 
+	# Crypto =m next to fips140.ko, with the debug hooks: each step of
+	# bringing the module up made to fail, in both modes
+	add_case modular-build case_modular_build series
+	add_case modular-trampolines case_modular_trampolines modular-build
+	add_case modular-initramfs case_modular_initramfs modular-build
+	add_case modular-boot case_modular_boot modular-initramfs
+	add_case modular-verdict case_modular_verdict modular-initramfs
+	add_case modular-inject-failure case_modular_inject_failure \
+		modular-initramfs
+	for f in $FAULT_STEPS; do
+		add_case "fault-$f" "case_fault_normal:$f" modular-initramfs
+		add_case "fault-$f-fips" "case_fault_fips:$f" modular-initramfs
+	done
+	add_case fault-unwind case_fault_unwind modular-initramfs
+	add_case fault-modprobe case_fault_modprobe modular-initramfs
+
 	# Outside CI (scripts/test.sh --extended): the other fragment
 	# kernels and the reuse builds, about 45 minutes of builds.
 	TIER=extended
@@ -755,12 +864,6 @@ register_cases() {
 	add_case off-initramfs case_off_initramfs off-build
 	add_case off-boot case_off_boot off-initramfs
 	add_case off-verdict case_off_verdict off-initramfs
-	add_case modular-build case_modular_build series
-	add_case modular-initramfs case_modular_initramfs modular-build
-	add_case modular-boot case_modular_boot modular-initramfs
-	add_case modular-verdict case_modular_verdict modular-initramfs
-	add_case modular-inject-failure case_modular_inject_failure \
-		modular-initramfs
 	add_case reuse-repro-tree case_reuse_repro_tree tree
 	add_case reuse-repro-build case_reuse_repro_build reuse-repro-tree
 	add_case reuse-reproducible case_reuse_reproducible \
@@ -870,8 +973,10 @@ run_case() {
 	_out=$OUT/test/$_name.out
 	_start=$(date +%s)
 	# In the background, so that errexit applies inside the function
-	# (it does not in a subshell that is part of an || list).
-	("$_fn") >"$_out" &
+	# (it does not in a subshell that is part of an || list). FUNCTION
+	# may be FUNCTION:ARG:...: the function, called with the ARGs.
+	# shellcheck disable=SC2046 # the function and its arguments
+	(IFS=:; set -- $(printf '%s' "$_fn"); unset IFS; "$@") >"$_out" &
 	_rc=0
 	wait $! || _rc=$?
 	_own=0 _ownfail=0

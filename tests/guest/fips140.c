@@ -12,9 +12,18 @@
  * as /proc/sys/crypto/fips_enabled; it is dumped (section sys-fips140)
  * for the host to compare with the build. harness.crypto=kernel: there is
  * no /sys/kernel/fips140.
+ *
+ * harness.crypto=absent: the module could not run (a damaged image, a
+ * loader fault), and the kernel went on without crypto. /sys/kernel/
+ * fips140/failure says why (dumped for the host to compare with the
+ * log), fips140 is not in /proc/modules, and each way into the crypto
+ * code fails with the error its absence gives: no /proc/crypto, no
+ * /proc/sys/crypto, no AF_ALG socket family, no asymmetric key type.
  */
 #include <dirent.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ktap.h"
@@ -131,6 +140,69 @@ static void check_module_status(int fips)
 	ktap_result(status_is("fips_mode", fips ? "1" : "0"), "fips-mode");
 }
 
+#ifndef AF_ALG
+#define AF_ALG 38
+#endif
+#define KEY_SPEC_PROCESS_KEYRING (-2)
+
+/* A call that returned RET failed with errno WANT */
+static void expect_errno(long ret, int want, const char *name)
+{
+	int err = errno;
+
+	if (ret < 0 && err == want) {
+		ktap_result(1, name);
+		return;
+	}
+	if (ret < 0)
+		ktap_print("%s: %s, expected %s", name, strerror(err),
+			   strerror(want));
+	else
+		ktap_print("%s: succeeded, expected %s", name, strerror(want));
+	ktap_result(0, name);
+}
+
+/* Whether /proc/modules lists MOD */
+static int module_listed(const char *mod)
+{
+	char line[256];
+	size_t n = strlen(mod);
+	FILE *f = fopen("/proc/modules", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, mod, n) && line[n] == ' ')
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+static int check_absent(void)
+{
+	static const char key[] = "not a key";
+	char failure[256];
+	int ok;
+
+	ktap_plan(7);
+	ktap_result(dump_dir(STATUS_DIR, "sys-fips140"), "status-readable");
+	ok = read_line(STATUS_DIR "/failure", failure, sizeof(failure)) &&
+	     failure[0] && strcmp(failure, "none");
+	ktap_print("failure: %s", failure);
+	ktap_result(ok, "failure-reported");
+	ktap_result(!module_listed("fips140"), "not-in-proc-modules");
+	expect_errno(access("/proc/crypto", F_OK), ENOENT, "no-proc-crypto");
+	expect_errno(access("/proc/sys/crypto", F_OK), ENOENT,
+		     "no-proc-sys-crypto");
+	expect_errno(socket(AF_ALG, SOCK_SEQPACKET, 0), EAFNOSUPPORT,
+		     "no-af-alg");
+	expect_errno(syscall(SYS_add_key, "asymmetric", "fips140-absent",
+			     key, sizeof(key), KEY_SPEC_PROCESS_KEYRING),
+		     ENODEV, "no-asymmetric-key-type");
+	return ktap_finish();
+}
+
 int main(void)
 {
 	char crypto[32], fips_arg[8];
@@ -139,6 +211,8 @@ int main(void)
 	cmdline_value("harness.crypto=", crypto, sizeof(crypto));
 	cmdline_value("fips=", fips_arg, sizeof(fips_arg));
 	fips = atoi(fips_arg) != 0;
+	if (!strcmp(crypto, "absent"))
+		return check_absent();
 	dir_exists = access(STATUS_DIR, F_OK) == 0;
 
 	ktap_plan(strcmp(crypto, "fips140") ? 3 : 10);

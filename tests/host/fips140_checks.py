@@ -19,6 +19,8 @@ counts them) and exits non-zero when anything failed.
   same-initcalls STOCK OTHER   same initcalls, same order (System.map)
   initcall-order STOCK OUT STOCK_LOG FIPS140_LOG
                                crypto initcalls: same level, same order
+  trampolines OUT              objtool ran on the trampolines: ORC data,
+                               retpoline sites, ENDBR kept, none sealed
 """
 import os
 import re
@@ -179,6 +181,78 @@ def moved(stock, out, exceptions):
     print(f"# {len(wraps)} trampolines, {len(exports)} module exports")
 
 
+# The code of the trampolines: each one, and its stub
+TRAMPOLINE_PREFIXES = ("__wrap_", "__fips140_fn_unplugged_")
+ENDBR64 = bytes.fromhex("f30f1efa")
+
+
+def kconfig(out):
+    """{option: value} of OUT's .config."""
+    opts = {}
+    with open(os.path.join(out, ".config")) as f:
+        for line in f:
+            name, eq, value = line.strip().partition("=")
+            if eq and name.startswith("CONFIG_"):
+                opts[name] = value
+    return opts
+
+
+def relative_table(data, sections, name):
+    """The addresses a table of 32-bit self-relative offsets points to
+    (.orc_unwind_ip, .retpoline_sites, .ibt_endbr_seal)."""
+    off, size, addr = sections[name]
+    values = struct.unpack_from(f"<{size // 4}i", data, off)
+    return {addr + 4 * i + v for i, v in enumerate(values)}
+
+
+def trampolines(out):
+    """objtool ran on the trampolines, as on the rest of vmlinux: each
+    function of crypto/fips140/fips140-fn-redirect.o has its ORC entry,
+    each trampoline's indirect jump is a retpoline site (with
+    retpolines), each keeps its ENDBR and none is sealed (with IBT)."""
+    path = os.path.join(out, "vmlinux")
+    with open(path, "rb") as f:
+        data = f.read()
+    sections = elf_sections(data)
+    cfg = kconfig(out)
+    funcs = {}
+    for line in run("nm", "-S", "--defined-only", path).splitlines():
+        p = line.split()
+        if len(p) == 4 and p[3].startswith(TRAMPOLINE_PREFIXES):
+            funcs[p[3]] = (int(p[0], 16), int(p[1], 16))
+    wraps = [n for n in funcs if n.startswith("__wrap_")]
+    result(len(wraps) > 0 and len(funcs) == 2 * len(wraps),
+           "trampolines/found",
+           f"{len(wraps)} trampolines, {len(funcs)} functions")
+    print(f"# {len(wraps)} trampolines, {len(funcs)} functions; "
+          f"options: " + " ".join(o for o in (
+              "CONFIG_UNWINDER_ORC", "CONFIG_MITIGATION_RETPOLINE",
+              "CONFIG_X86_KERNEL_IBT") if cfg.get(o) == "y"))
+    if cfg.get("CONFIG_UNWINDER_ORC") == "y":
+        orc = relative_table(data, sections, ".orc_unwind_ip")
+        missing = sorted(n for n, (a, _) in funcs.items() if a not in orc)
+        result(not missing, "trampolines/orc",
+               f"{len(missing)} functions without ORC data")
+        detail(missing)
+    if cfg.get("CONFIG_MITIGATION_RETPOLINE") == "y":
+        sites = relative_table(data, sections, ".retpoline_sites")
+        missing = sorted(n for n in wraps if not any(
+            funcs[n][0] <= s < funcs[n][0] + funcs[n][1] for s in sites))
+        result(not missing, "trampolines/retpoline-sites",
+               f"{len(missing)} trampolines without a retpoline site")
+        detail(missing)
+    if cfg.get("CONFIG_X86_KERNEL_IBT") == "y":
+        bad = sorted(n for n, (a, _) in funcs.items()
+                     if data[file_offset(data, a):][:4] != ENDBR64)
+        result(not bad, "trampolines/endbr", f"{len(bad)} without ENDBR")
+        detail(bad)
+        sealed = relative_table(data, sections, ".ibt_endbr_seal")
+        bad = sorted(n for n, (a, _) in funcs.items() if a in sealed)
+        result(not bad, "trampolines/not-sealed",
+               f"{len(bad)} ENDBR to be sealed")
+        detail(bad)
+
+
 def has_section(path, name):
     with open(path, "rb") as f:
         return name in elf_sections(f.read())
@@ -315,7 +389,8 @@ def main():
             "marked": (marked, 1),
             "same-functions": (same_functions, 2),
             "same-initcalls": (same_initcalls, 2),
-            "initcall-order": (initcall_order, 4)}
+            "initcall-order": (initcall_order, 4),
+            "trampolines": (trampolines, 1)}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds or \
        len(sys.argv) - 2 != cmds[sys.argv[1]][1]:
         sys.exit(__doc__)

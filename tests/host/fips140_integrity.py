@@ -12,10 +12,29 @@ counts them) and exits non-zero when anything failed.
                          boot LOG printed it and shows it, and the
                          module's build id, in /sys/kernel/fips140
   tamper OUT WHAT DEST   write DEST, a copy of OUT's vmlinux with one byte
-                         flipped in the embedded module's .text
-                         (WHAT=module) or in the stored digest
-                         (WHAT=digest), and DEST.msg, the integrity
-                         failure message the module must print for it
+                         flipped in a region of the embedded module (WHAT:
+                         elf-header, section-table, rela, symtab, strtab,
+                         modinfo, text, rodata, data) or in the stored
+                         digest (WHAT=digest), and DEST.msg, the message
+                         the loader must print for it before it parses
+                         the module
+  absent LOG MSG         the boot LOG went on without the crypto module:
+                         it printed MSG and that the kernel runs without
+                         crypto, and /sys/kernel/fips140/failure is MSG
+  never-ran LOG          the module never ran (no version line)
+  initcall-failed LOG LEVEL FIPS
+                         the injected failure of an initcall of LEVEL was
+                         reported: a panic naming it (FIPS=1), or the log
+                         and /sys/kernel/fips140/failure (FIPS=0)
+  fault-digest-msg OUT   print the message of the module's integrity test
+                         under fips140_fault=integrity
+  modprobe-early LOG MODULE LIMIT_MS
+                         fips140_debug_modprobe=MODULE loaded MODULE while
+                         the crypto module came up, in under LIMIT_MS ms,
+                         with no wait for the end of its init
+  unwind LOG             the warning fips140_fault=unwind raises in the
+                         module unwinds reliably through the trampoline to
+                         the loader, kthread and ret_from_fork
   log-has LOG TEXT...    the kernel log of LOG has a line with each TEXT
   no-debug OUT           OUT's fips140.ko has no debug hooks
   abi-crc OUT            with symbol versions: OUT's fips140-abi-check
@@ -57,9 +76,12 @@ KEY_SECTION = ".fips140_hmac_key"
 MODULE = "crypto/fips140/fips140-embedded.ko"
 
 
-def module_hmac(ko):
-    off, size, _ = elf_sections(ko)[KEY_SECTION]
-    return hmac.new(ko[off:off + size], ko, hashlib.sha256).digest()
+def module_hmac(ko, key_from=None):
+    """The HMAC-SHA256 of KO with the key of its .fips140_hmac_key section
+    (of KEY_FROM's, for a KO whose headers are damaged)."""
+    src = ko if key_from is None else key_from
+    off, size, _ = elf_sections(src)[KEY_SECTION]
+    return hmac.new(src[off:off + size], ko, hashlib.sha256).digest()
 
 
 def read(path):
@@ -135,6 +157,37 @@ def digest(out, *logs):
                f"build_id={st.get('build_id')}, fips140.ko has {bid}")
 
 
+# The regions of the embedded module a tamper test flips a byte of:
+# REGION -> the offset in fips140.ko of the byte, given the module and its
+# sections. The ELF header (e_shoff) and the section table are what the
+# loader parses first; relocations, symbols and strings what it trusts
+# when it links; .modinfo, code and data the rest.
+def _middle(name):
+    def offset(ko, sections):
+        off, size, _ = sections[name]
+        return off + size // 2
+    return offset
+
+
+def _section_table(ko, sections):
+    shoff, = struct.unpack_from("<Q", ko, 0x28)
+    shnum, = struct.unpack_from("<H", ko, 0x3c)
+    return shoff + shnum * 64 // 2
+
+
+REGIONS = {
+    "elf-header": lambda ko, sections: 0x28,
+    "section-table": _section_table,
+    "rela": _middle(".rela.text"),
+    "symtab": _middle(".symtab"),
+    "strtab": _middle(".strtab"),
+    "modinfo": _middle(".modinfo"),
+    "text": _middle(".text"),
+    "rodata": _middle(".rodata"),
+    "data": _middle(".data"),
+}
+
+
 def tamper(out, what, dest):
     vmlinux = bytearray(read(os.path.join(out, "vmlinux")))
     start = file_offset(vmlinux, vmlinux_symbol(out, "_binary_fips140_ko_start"))
@@ -142,25 +195,29 @@ def tamper(out, what, dest):
             vmlinux_symbol(out, "_binary_fips140_ko_start"))
     doff = file_offset(vmlinux, vmlinux_symbol(out, "__fips140_digest"))
     ko = bytes(vmlinux[start:start + size])
-    if what == "module":
-        # A byte of the module's code: the module still loads, the
-        # integrity check must catch it.
-        toff, tsize, _ = elf_sections(ko)[".text"]
-        vmlinux[start + toff + tsize // 2] ^= 0x01
+    if what in REGIONS:
+        off = REGIONS[what](ko, elf_sections(ko))
+        if not 0 <= off < size:
+            sys.exit(f"tamper: {what}: offset {off} outside the module")
+        vmlinux[start + off] ^= 0x01
+        where = f"byte {off} of {size} ({100 * off // size} %)"
     elif what == "digest":
         vmlinux[doff] ^= 0x80
+        where = "byte 0 of the digest"
     else:
-        sys.exit(f"tamper: WHAT is module or digest, not {what}")
+        sys.exit(f"tamper: WHAT is digest or one of {', '.join(REGIONS)},"
+                 f" not {what}")
     expected = bytes(vmlinux[doff:doff + 32]).hex()
-    computed = module_hmac(bytes(vmlinux[start:start + size])).hex()
+    computed = module_hmac(bytes(vmlinux[start:start + size]), ko).hex()
     with open(dest + ".tmp", "wb") as f:
         f.write(vmlinux)
     os.replace(dest + ".tmp", dest)
-    msg = (f"fips140: integrity check failed: expected hmac-sha256 "
+    # What the loader says, before it parses anything
+    msg = (f"fips140: image check failed: expected hmac-sha256 "
            f"{expected}, computed {computed}")
     with open(dest + ".msg", "w") as f:
         f.write(msg + "\n")
-    print(f"{dest}: {what} tampered; the module must say: {msg}")
+    print(f"{dest}: {what} tampered, {where}; the loader must say: {msg}")
 
 
 def log_has(log, *texts):
@@ -169,6 +226,116 @@ def log_has(log, *texts):
         result(any(text in line for line in lines),
                f"log-has/{os.path.basename(log)}/{text[:60]}",
                f"no \"{text}\" in {log}")
+
+
+ABSENT = ("fips140: the kernel runs without crypto: crypto requests fail "
+          "with -ELIBBAD (-80)")
+MODULE_RAN = "fips140: standalone crypto module version "
+
+
+def absent(log, msg):
+    """The boot went on without the crypto module, for the reason MSG."""
+    label = f"absent/{os.path.basename(log)}"
+    lines = kernel_lines(log)
+    result(msg in lines, f"{label}/reason-logged", f"no \"{msg}\" line")
+    result(ABSENT in lines, f"{label}/runs-without-crypto",
+           f"no \"{ABSENT}\" line")
+    failure = status(log).get("failure")
+    want = msg.removeprefix("fips140: ")
+    result(failure == want, f"{label}/sysfs-failure",
+           f"/sys/kernel/fips140/failure is {failure!r}, expected {want!r}")
+
+
+def never_ran(log):
+    """The module never ran: the loader refused it before parsing it."""
+    ran = [line for line in kernel_lines(log) if line.startswith(MODULE_RAN)]
+    result(not ran, f"never-ran/{os.path.basename(log)}",
+           f"the module ran: {ran}")
+
+
+def initcall_failed(log, level, fips):
+    """The boot LOG reported that an initcall of LEVEL failed (-EIO, the
+    injected fault): it panicked naming it (FIPS=1), or logged it and
+    shows it in /sys/kernel/fips140/failure, the module loaded."""
+    label = f"initcall-failed/{os.path.basename(log)}"
+    prefix = f"fips140: initcall level {level}: "
+    if fips == "1":
+        prefix = "Kernel panic - not syncing: " + prefix
+        suffix = " returned -5: the crypto module failed in FIPS mode"
+    else:
+        suffix = " returned -5"
+    lines = [line for line in kernel_lines(log)
+             if line.startswith(prefix) and line.endswith(suffix)]
+    result(len(lines) == 1, f"{label}/reported",
+           f"{len(lines)} \"{prefix}...{suffix}\" lines")
+    if fips == "1":
+        return
+    failure = status(log).get("failure")
+    want = lines[0].removeprefix("fips140: ") if lines else None
+    result(want is not None and failure == want, f"{label}/sysfs-failure",
+           f"/sys/kernel/fips140/failure is {failure!r}, expected {want!r}")
+
+
+def unwind(log):
+    """fips140_fault=unwind: the warning from inside the module, reached
+    from the loader through a trampoline, has a stack trace whose
+    reliable frames go from the module back to the loader, the thread
+    that runs it, and the thread's start."""
+    label = f"unwind/{os.path.basename(log)}"
+    lines = kernel_lines(log)
+    at = [i for i, line in enumerate(lines) if line.startswith("WARNING:")
+          and "fips140_debug_warn+" in line and "[fips140]" in line]
+    result(len(at) == 1, f"{label}/warning",
+           f"{len(at)} WARNING lines at fips140_debug_warn [fips140]")
+    if not at:
+        return
+    frames = []
+    for line in lines[at[0]:]:
+        if line.startswith("---[ end trace"):
+            break
+        m = re.match(r"(\? )?([A-Za-z_][\w.]*)\+0x[0-9a-f]+/0x[0-9a-f]+", line)
+        if m:
+            frames.append((m.group(1) is None, m.group(2)))
+    reliable = [name for ok, name in frames if ok]
+    want = ["fips140_load", "kthread", "ret_from_fork"]
+    got = [name for name in reliable if name in want]
+    result(got[:3] == want, f"{label}/frames",
+           f"reliable frames {reliable}, expected {want} in that order")
+    detail(f"{'  ' if ok else '? '}{name}" for ok, name in frames)
+
+
+def modprobe_early(log, module, limit_ms):
+    """fips140_debug_modprobe=MODULE: MODULE, which imports the crypto
+    module's symbols, loaded while the crypto module came up, at once
+    (under LIMIT_MS ms), without waiting for the end of its init."""
+    label = f"modprobe-early/{os.path.basename(log)}"
+    pat = re.compile(rf"fips140: debug: modprobe {re.escape(module)} while "
+                     r"the module comes up: (-?\d+) in (\d+) ms")
+    found = [pat.match(line) for line in kernel_lines(log)]
+    found = [m for m in found if m]
+    result(len(found) == 1, f"{label}/ran", f"{len(found)} modprobe lines")
+    if not found:
+        return
+    rc, ms = int(found[0].group(1)), int(found[0].group(2))
+    result(rc == 0, f"{label}/loaded", f"modprobe {module} exited {rc}")
+    result(ms < int(limit_ms), f"{label}/no-wait",
+           f"modprobe {module} took {ms} ms, limit {limit_ms} ms")
+    waits = [line for line in kernel_lines(log)
+             if "gave up waiting for init of module" in line]
+    result(not waits, f"{label}/no-gave-up", f"{waits}")
+    mods = ktap.section(open(log, encoding="utf-8",
+                             errors="replace").read(), "proc-modules") or []
+    result(any(line.split()[:1] == [module] for line in mods),
+           f"{label}/in-proc-modules", f"{module} not in /proc/modules")
+
+
+def fault_digest_msg(out):
+    """The message of the module's integrity test when fips140_fault=
+    integrity flips the first byte of the digest it computed."""
+    want = module_hmac(read(os.path.join(out, MODULE)))
+    computed = bytes([want[0] ^ 1]) + want[1:]
+    print(f"fips140: integrity check failed: expected hmac-sha256 "
+          f"{want.hex()}, computed {computed.hex()}")
 
 
 def no_debug(out):
@@ -279,7 +446,12 @@ def main():
             "log-has": (log_has, 2, True), "no-debug": (no_debug, 1, False),
             "selftests": (selftests, 2, False),
             "booted": (booted, 3, False), "abi-crc": (abi_crc, 1, False),
-            "abi-btf": (abi_btf, 1, False)}
+            "abi-btf": (abi_btf, 1, False), "absent": (absent, 2, False),
+            "never-ran": (never_ran, 1, False),
+            "initcall-failed": (initcall_failed, 3, False),
+            "fault-digest-msg": (fault_digest_msg, 1, False),
+            "unwind": (unwind, 1, False),
+            "modprobe-early": (modprobe_early, 3, False)}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     fn, nargs, more = cmds[sys.argv[1]]
