@@ -15,6 +15,10 @@ computed from the tree, not matched line by line.
       anything failed. LABEL defaults to the log's file name.
       --no-log-check leaves out kernel-log-clean, for a boot that oopses
       on purpose and whose tests check the log themselves.
+      --expect-warning REGEX (repeatable): kernel failure lines matching
+      REGEX are not held against kernel-log-clean; instead the result
+      LABEL/expected-warnings requires each REGEX to match one, so an
+      expectation that no longer holds fails.
   ktap.py section LOG NAME
       Print the lines of a dump section ("# ---- BEGIN NAME ----" ...
       "# ---- END NAME ----", e.g. proc-crypto, proc-modules, proc-cmdline)
@@ -285,8 +289,9 @@ def kernel_failures(run):
     return found
 
 
-def results(run, label, log_check=True):
-    """(ok, name, reason, diagnostics) for each leaf and run-level check."""
+def results(run, label, log_check=True, expected=()):
+    """(ok, name, reason, diagnostics) for each leaf and run-level check.
+    EXPECTED: regexes of kernel failure lines the boot must show."""
     out = []
 
     def walk(test, path):
@@ -326,6 +331,16 @@ def results(run, label, log_check=True):
     if not log_check:
         return out
     bad = kernel_failures(run)
+    if expected:
+        matched = [r for r in expected
+                   if any(re.search(r, text) for _, _, text in bad)]
+        missing = [r for r in expected if r not in matched]
+        out.append((not missing, f'{label}/expected-warnings',
+                    f'{len(missing)} expected failure line(s) not in the log'
+                    if missing else '',
+                    [f'not found: {r}' for r in missing]))
+        bad = [b for b in bad if not any(re.search(r, b[2])
+                                         for r in expected)]
     out.append((not bad, f'{label}/kernel-log-clean',
                 f'{len(bad)} failure message(s) in the kernel log'
                 if bad else '',
@@ -365,6 +380,10 @@ def main(argv):
     v.add_argument('--no-log-check', action='store_true',
                    help='no kernel-log-clean result: the boot fails on '
                    'purpose, and its tests check the log themselves')
+    v.add_argument('--expect-warning', action='append', default=[],
+                   metavar='REGEX',
+                   help='a kernel failure line the boot must show, not '
+                   'held against kernel-log-clean')
     s = sub.add_parser('section', help='print a dump section of a log')
     s.add_argument('log')
     s.add_argument('name')
@@ -384,7 +403,8 @@ def main(argv):
     label = args.label or os.path.splitext(os.path.basename(args.log))[0]
     failed = 0
     for ok, name, reason, diag in results(parse_log(text), label,
-                                      not args.no_log_check):
+                                          not args.no_log_check,
+                                          args.expect_warning):
         if ok:
             print(f'PASS {name}' + (f' ({reason})' if reason else ''))
             continue

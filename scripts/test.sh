@@ -203,10 +203,26 @@ case_tamper_fips() {
 # Otherwise the kernel boots without crypto: the guest finds every way
 # into it closed (tests/guest/fips140.c, harness.crypto=absent), the log
 # has no oops, and the log and sysfs say why.
+# On Debian's config IPv6 then fails to come up: seg6's HMAC
+# (CONFIG_IPV6_SEG6_HMAC=y) allocates hmac(sha1) in inet6_init, and the
+# error path of inet6_init warns, as it would for any other failure:
+# icmpv6_cleanup() leaves its per-CPU control sockets in the RAWv6 cache
+# (mm/slub.c, then mm/slab_common.c). Exactly these are expected.
+absent_verdict() {
+	_log=$1 _target=$2
+	shift 2
+	case $_target in
+	debian-*)
+		set -- "$@" --expect-warning 'slub\.c:[0-9]+ __kmem_cache_shutdown' \
+			--expect-warning 'slab_common\.c:[0-9]+ kmem_cache_destroy'
+		;;
+	esac
+	python3 "$S/ktap.py" verdict "$_log" "$@"
+}
 case_tamper_normal() {
 	_log=$(boot_log "$1" "tamper-$2")
 	tamper_boot "$1" "$2" "tamper-$2" tests=fips140 harness.crypto=absent
-	python3 "$S/ktap.py" verdict "$_log" --label "$1@tamper-$2"
+	absent_verdict "$_log" "$1" --label "$1@tamper-$2"
 	python3 "$INTEGRITY" absent "$_log" \
 		"$(cat "$OUT/$1/vmlinux-tampered-$2.msg")"
 	python3 "$INTEGRITY" never-ran "$_log"

@@ -22,6 +22,7 @@ counts them) and exits non-zero when anything failed.
   trampolines OUT              objtool ran on the trampolines: ORC data,
                                retpoline sites, ENDBR kept, none sealed
 """
+import bisect
 import os
 import re
 import struct
@@ -197,12 +198,41 @@ def kconfig(out):
     return opts
 
 
-def relative_table(data, sections, name):
+def relative_table(data, sections, name, ordered=False):
     """The addresses a table of 32-bit self-relative offsets points to
-    (.orc_unwind_ip, .retpoline_sites, .ibt_endbr_seal)."""
+    (.orc_unwind_ip, .retpoline_sites, .ibt_endbr_seal), as a set or, if
+    ORDERED, as a list in the table's order."""
     off, size, addr = sections[name]
     values = struct.unpack_from(f"<{size // 4}i", data, off)
-    return {addr + 4 * i + v for i, v in enumerate(values)}
+    addrs = [addr + 4 * i + v for i, v in enumerate(values)]
+    return addrs if ordered else set(addrs)
+
+
+# The ORC state at a function's entry (arch/x86/include/asm/orc_types.h):
+# the return address is at SP + 8 (sp_reg ORC_REG_SP, type ORC_TYPE_CALL).
+ORC_REG_SP = 5
+ORC_TYPE_CALL = 2
+ORC_AT_ENTRY = (8, ORC_REG_SP, ORC_TYPE_CALL)
+
+
+def orc_lookup(data, sections):
+    """A function giving the ORC entry the unwinder finds for an address:
+    the one of the greatest .orc_unwind_ip address at or below it, as
+    (address, (sp_offset, sp_reg, type)). An object objtool did not see
+    has no entries, so its code gets the entry its predecessor ends with."""
+    ips = relative_table(data, sections, ".orc_unwind_ip", ordered=True)
+    off, size, _ = sections[".orc_unwind"]
+    states = []
+    for i in range(size // 6):
+        sp_offset, _, bits = struct.unpack_from("<hhH", data, off + 6 * i)
+        states.append((sp_offset, bits & 0xf, (bits >> 8) & 0x7))
+    table = sorted(zip(ips, states))
+    keys = [ip for ip, _ in table]
+
+    def lookup(addr):
+        i = bisect.bisect_right(keys, addr)
+        return table[i - 1] if i else (0, None)
+    return lookup
 
 
 def trampolines(out):
@@ -229,10 +259,18 @@ def trampolines(out):
               "CONFIG_UNWINDER_ORC", "CONFIG_MITIGATION_RETPOLINE",
               "CONFIG_X86_KERNEL_IBT") if cfg.get(o) == "y"))
     if cfg.get("CONFIG_UNWINDER_ORC") == "y":
-        orc = relative_table(data, sections, ".orc_unwind_ip")
-        missing = sorted(n for n, (a, _) in funcs.items() if a not in orc)
+        lookup = orc_lookup(data, sections)
+        # The entry must be one made for the trampolines' object (from
+        # its first function's padding on): the state the code before
+        # it ends with would be no proof, even if it matched.
+        start = min(a for a, _ in funcs.values()) - \
+            int(cfg.get("CONFIG_FUNCTION_PADDING_BYTES", "0"))
+        missing = sorted(n for n, (a, _) in funcs.items()
+                         if lookup(a)[0] < start
+                         or lookup(a)[1] != ORC_AT_ENTRY)
         result(not missing, "trampolines/orc",
-               f"{len(missing)} functions without ORC data")
+               f"{len(missing)} functions the unwinder cannot unwind "
+               "from their entry")
         detail(missing)
     if cfg.get("CONFIG_MITIGATION_RETPOLINE") == "y":
         sites = relative_table(data, sections, ".retpoline_sites")

@@ -138,6 +138,24 @@ class Verdict(unittest.TestCase):
         self.assertTrue(all(res.values()))
         self.assertIn('k/run-complete', res)
 
+    def test_expected_warning(self):
+        # A warning the boot must show (an upstream error path): not held
+        # against kernel-log-clean, and its absence fails.
+        warn = '[    5.0] WARNING: CPU: 0 PID: 1 at mm/slab_common.c:548 x\n'
+        other = '[    5.1] WARNING: CPU: 0 PID: 1 at crypto/api.c:1 y\n'
+        expect = [r'slab_common\.c:[0-9]+ ']
+        for tail, failed in ((warn, []),
+                             ('', ['k/expected-warnings']),
+                             (warn + other, ['k/kernel-log-clean'])):
+            text = log(HASH_OK + DUMP_OK, tail=TAIL.replace(
+                'fips140-harness: ---- END dmesg',
+                tail + 'fips140-harness: ---- END dmesg'))
+            res = {name: ok for ok, name, _, _ in
+                   ktap.results(ktap.parse_log(text), 'k', True, expect)}
+            self.assertEqual(sorted(n for n, ok in res.items() if not ok),
+                             failed)
+            self.assertIn('k/expected-warnings', res)
+
     def test_no_test_messages_are_fine(self):
         boot = BOOT + '[    0.7] alg: No test for fips(ansi_cprng)\n'
         res = run(log(HASH_OK + DUMP_OK, boot=boot))
