@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 """Verdict on a guest's serial log: KTAP results and kernel-log failures.
 
-Shaped after the kernel's tools/testing/kunit/kunit_parser.py: the log is
-split into kernel lines and KTAP lines, the KTAP lines are parsed into a
-tree of Test objects (nested by 4-space indentation), and the verdict is
-computed from the tree, not matched line by line.
+The log is split into kernel lines and the KTAP lines of the /init run;
+the tree's own parser, tools/testing/kunit/kunit_parser.py, turns the
+KTAP lines into a tree of tests, and the verdict is computed from the
+tree, stricter than kunit.py's: a skipped test fails unless allowed, a
+test with subtests needs a plan, and a test of /init that printed no
+KTAP fails whatever its exit status.
 
-  ktap.py verdict LOG [--label LABEL] [--no-log-check]
-      Print one line per leaf test, "PASS LABEL/test/subtest" or
+  ktap.py verdict LOG [--label LABEL] [--no-log-check] [--allow-skip]
+                     [--expect-warning REGEX]...
+      Print one line per leaf test, "PASS LABEL/test/subtest",
       "FAIL LABEL/test/subtest: reason" (with the test's diagnostics
-      indented below a failure), then the run-level results
+      indented below a failure) or, with --allow-skip, "SKIP
+      LABEL/test/subtest: skipped", then the run-level results
       LABEL/run-complete and LABEL/kernel-log-clean. Exit status 1 when
       anything failed. LABEL defaults to the log's file name.
       --no-log-check leaves out kernel-log-clean, for a boot that oopses
@@ -29,7 +33,6 @@ section(text, name) returns a section's lines.
 """
 
 import argparse
-import enum
 import os
 import re
 import sys
@@ -53,70 +56,49 @@ KERNEL_FAILURES = [
     (re.compile(r'\b(UBSAN|KASAN|KFENCE):'), 'sanitizer report'),
 ]
 
-KTAP_VERSION = re.compile(r'^(KTAP version \d+|TAP version \d+)\s*$')
-PLAN = re.compile(r'^1\.\.(\d+)\s*$')
-RESULT = re.compile(r'^(ok|not ok) (\d+)(?: (?:- )?([^#]*?))?\s*(?:#\s*(.*))?$')
-DIAG = re.compile(r'^#(?: (.*)|$)')
 SECTION = re.compile(r'^---- (BEGIN|END) (\S+) ----$')
 
 
-class TestStatus(enum.Enum):
-    SUCCESS = 'ok'
-    FAILURE = 'failed'
-    SKIPPED = 'skipped'
-    TEST_CRASHED = 'crashed'
-    NO_TESTS = 'no tests'
+def load_kunit_parser():
+    """The tree's KTAP parser, tools/testing/kunit/kunit_parser.py, quiet:
+    its progress output goes nowhere, and the errors it finds are kept
+    in each Test's errors list."""
+    work = os.environ.get('FIPS140_WORK') or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), '..', 'build')
+    path = os.path.join(work, 'linux', 'tools', 'testing', 'kunit')
+    if not os.path.isfile(os.path.join(path, 'kunit_parser.py')):
+        sys.exit(f'ktap.py: no kunit_parser.py in {path}: run '
+                 'scripts/tree.sh first (the pristine tree ships it)')
+    sys.path.insert(0, path)
+    import kunit_parser
+    import kunit_printer
+    kunit_parser.stdout = kunit_printer.Printer(open(os.devnull, 'w'))
+
+    def add_error(test, message):
+        test.counts.errors += 1
+        test.__dict__.setdefault('errors', []).append(message)
+    kunit_parser.Test.add_error = add_error
+    return kunit_parser
 
 
-class Test:
-    """One KTAP test: result line, diagnostics, subtests."""
-
-    def __init__(self, name='', number=0):
-        self.name = name
-        self.number = number
-        self.status = TestStatus.NO_TESTS
-        self.directive = ''
-        self.expected_count = None
-        self.subtests = []
-        self.log = []          # diagnostic lines ("# ...") of this test
-        self.errors = []       # parse problems found in this test
-
-    def ok(self):
-        return self.status in (TestStatus.SUCCESS, TestStatus.SKIPPED)
-
-    def __repr__(self):
-        return f'Test({self.name!r}, {self.status}, {len(self.subtests)})'
+kunit_parser = load_kunit_parser()
+TestStatus = kunit_parser.TestStatus
 
 
-class Line:
-    def __init__(self, lineno, text):
-        self.lineno = lineno
-        raw = text.rstrip('\r\n')
-        self.indent = (len(raw) - len(raw.lstrip(' '))) // 4
-        self.text = raw.strip()
+def errors(test):
+    return test.__dict__.get('errors', [])
 
 
-class LineStream:
-    """Peekable stream of the KTAP lines of a log."""
-
-    def __init__(self, lines):
-        self._lines = lines
-        self._pos = 0
-
-    def peek(self):
-        return self._lines[self._pos] if self._pos < len(self._lines) else None
-
-    def pop(self):
-        line = self.peek()
-        self._pos += 1
-        return line
+def diagnostics(test):
+    """The test's diagnostic lines, without indentation and "# "."""
+    return [re.sub(r'^# ?', '', line.strip()) for line in test.log]
 
 
 class Run:
     """A parsed serial log."""
 
     def __init__(self):
-        self.tests = None          # top-level Test (the /init run)
+        self.tests = None          # top-level kunit_parser.Test
         self.kernel_lines = []     # (lineno, text)
         self.init_started = False
         self.ended = False
@@ -145,133 +127,33 @@ def split_log(text):
         if KERNEL_LINE.match(stripped) or in_dmesg or not in_run:
             run.kernel_lines.append((lineno, stripped))
         else:
-            ktap.append(Line(lineno, raw))
+            ktap.append(raw.rstrip('\r\n'))
     return run, ktap
 
 
-def subtest_name(diags):
-    """The name of a "# Subtest: NAME" line (printed before a subtest)."""
-    for d in reversed(diags):
-        if d.startswith('Subtest: '):
-            return d[len('Subtest: '):].strip()
-    return None
-
-
-def parse_result(test, m):
-    test.number = int(m.group(2))
-    test.name = (m.group(3) or '').strip() or test.name
-    directive = (m.group(4) or '').strip()
-    test.directive = directive
-    if directive.upper().startswith('SKIP'):
-        test.status = TestStatus.SKIPPED
-    elif m.group(1) == 'ok':
-        test.status = TestStatus.SUCCESS
-    else:
-        test.status = TestStatus.FAILURE
-
-
-def parse_test(stream, level, test):
-    """Parse the body of test (header, plan, subtests) at indentation level.
-
-    On return the stream is at the first line of a lower level (the
-    parent's result line for this test), or at its end."""
-    line = stream.peek()
-    if line and line.indent == level and KTAP_VERSION.match(line.text):
-        stream.pop()
-    else:
-        test.errors.append('missing KTAP version line')
-    line = stream.peek()
-    if line and line.indent == level and PLAN.match(line.text):
-        test.expected_count = int(PLAN.match(line.text).group(1))
-        stream.pop()
-    pending_log = []
-    while True:
-        line = stream.peek()
-        if line is None or line.indent < level:
-            break
-        if line.indent > level:
-            if KTAP_VERSION.match(line.text):
-                sub = Test(subtest_name(pending_log) or
-                           f'test{len(test.subtests) + 1}')
-                sub.log = pending_log
-                pending_log = []
-                parse_test(stream, level + 1, sub)
-                # Diagnostics between the subtests and the result line
-                # (e.g. /init's "# NAME: exit status 1") are the test's.
-                line = stream.peek()
-                while line and line.indent == level and \
-                        DIAG.match(line.text):
-                    sub.log.append(DIAG.match(line.text).group(1) or '')
-                    stream.pop()
-                    line = stream.peek()
-                m = RESULT.match(line.text) if line and \
-                    line.indent == level else None
-                if m:
-                    stream.pop()
-                    parse_result(sub, m)
-                else:
-                    sub.status = TestStatus.TEST_CRASHED
-                    sub.errors.append('no result line after its subtests')
-                test.subtests.append(sub)
-            else:
-                stream.pop()    # stray deeper line: keep as diagnostic
-                pending_log.append(line.text)
-            continue
-        stream.pop()
-        m = RESULT.match(line.text)
-        d = DIAG.match(line.text)
-        if m:
-            sub = Test()
-            sub.log = pending_log
-            pending_log = []
-            parse_result(sub, m)
-            test.subtests.append(sub)
-        elif d:
-            pending_log.append(d.group(1) or '')
-        elif KTAP_VERSION.match(line.text) or PLAN.match(line.text):
-            test.errors.append(f'line {line.lineno}: unexpected {line.text!r}')
-        else:
-            pending_log.append(line.text)
-    # Diagnostics after the last result belong to the test itself.
-    test.log.extend(pending_log)
-    check_counts(test)
-    return test
-
-
-def check_counts(test):
-    for i, sub in enumerate(test.subtests, 1):
-        if sub.number != i:
-            test.errors.append(f'test {sub.name!r} has number {sub.number},'
-                               f' expected {i}')
-    if test.expected_count is None:
-        test.errors.append('missing plan line')
-    elif len(test.subtests) != test.expected_count:
-        test.errors.append(f'planned {test.expected_count} subtests, '
-                           f'{len(test.subtests)} ran')
-
-
-def bubble_status(test):
-    """A test whose subtests failed, or which crashed, fails."""
+def check_plans(test, top=True):
+    """What kunit_parser lets pass and a verdict must not: a test with
+    subtests but no plan, and a test of /init that printed no KTAP at all
+    (a leaf at the top level: it ran no checks, whatever its exit
+    status). An empty plan, 1..0, kunit_parser reports itself (no tests)."""
     for sub in test.subtests:
-        bubble_status(sub)
-    bad = [s for s in test.subtests if not s.ok()]
-    if test.errors and test.status != TestStatus.FAILURE:
-        test.status = TestStatus.TEST_CRASHED
-    elif bad and test.status == TestStatus.SUCCESS:
-        test.status = TestStatus.FAILURE
+        if top and not sub.subtests and sub.status == TestStatus.SUCCESS:
+            sub.add_error('printed no KTAP (no plan, no results)')
+            sub.status = TestStatus.TEST_CRASHED
+        check_plans(sub, top=False)
+    if test.subtests and test.expected_count is None:
+        test.add_error('missing plan line')
 
 
 def parse_log(text):
     run, ktap = split_log(text)
-    top = Test('run')
-    stream = LineStream(ktap)
     if ktap:
-        parse_test(stream, 0, top)
-        top.status = TestStatus.SUCCESS
-        bubble_status(top)
-    else:
-        top.status = TestStatus.NO_TESTS
-    run.tests = top
+        top = kunit_parser.parse_test(kunit_parser.extract_tap_lines(ktap),
+                                      0, [], False)
+        if top.status != TestStatus.NO_TESTS:
+            top.status = top.counts.get_status()
+        check_plans(top)
+        run.tests = top
     return run
 
 
@@ -289,45 +171,58 @@ def kernel_failures(run):
     return found
 
 
-def results(run, label, log_check=True, expected=()):
-    """(ok, name, reason, diagnostics) for each leaf and run-level check.
-    EXPECTED: regexes of kernel failure lines the boot must show."""
+def results(run, label, log_check=True, expected=(), allow_skip=False):
+    """(status, name, reason, diagnostics) for each leaf and run-level
+    check; status is PASS, FAIL or SKIP. A skipped test fails unless
+    ALLOW_SKIP. EXPECTED: regexes of kernel failure lines the boot must
+    show."""
     out = []
 
     def walk(test, path):
         name = f'{path}/{test.name}'
+        why = errors(test)
+        if not test.name and not test.subtests:
+            return      # kunit_parser's stand-in for a missing subtest:
+                        # the parent has the error
         if not test.subtests:
-            if test.status == TestStatus.SKIPPED:
-                reason = 'skipped: ' + test.directive
-            elif test.ok():
-                reason = ''
+            if test.status == TestStatus.SUCCESS and not why:
+                out.append(('PASS', name, '', []))
+            elif test.status == TestStatus.SKIPPED and not why:
+                out.append(('SKIP', name, 'skipped', diagnostics(test))
+                           if allow_skip else
+                           ('FAIL', name, 'skipped, in a boot that must not '
+                            'skip', diagnostics(test)))
             else:
-                reason = test.status.value
-            out.append((test.ok(), name, reason, test.log + test.errors))
+                out.append(('FAIL', name, '; '.join(
+                    why or [test.status.name.lower()]), diagnostics(test)))
             return
+        before = sum(r[0] == 'FAIL' for r in out)
         for sub in test.subtests:
             walk(sub, name)
         # A test whose leaves all passed may still have failed: exit
         # status, missing subtests, parse errors.
-        leaves_ok = all(s.ok() for s in test.subtests)
-        if not test.ok() and leaves_ok:
-            why = '; '.join(test.errors) or test.status.value
-            out.append((False, name, why, test.log))
+        leaves_ok = sum(r[0] == 'FAIL' for r in out) == before
+        if why or (leaves_ok and test.status not in (TestStatus.SUCCESS,
+                                                     TestStatus.SKIPPED)):
+            out.append(('FAIL', name, '; '.join(
+                why or [test.status.name.lower()]), diagnostics(test)))
 
     top = run.tests
-    for sub in top.subtests:
-        walk(sub, label)
-    complete = run.init_started and run.ended and not top.errors and \
-        top.status != TestStatus.NO_TESTS
     why = []
     if not run.init_started:
         why.append('guest never reached /init')
-    elif top.status == TestStatus.NO_TESTS:
+    elif top is None:
         why.append('no KTAP output')
+    else:
+        for sub in top.subtests:
+            walk(sub, label)
+        if not top.subtests:
+            why.append('no tests ran')
+        why.extend(errors(top))
     if not run.ended:
         why.append('no end-of-run marker (guest died or hung)')
-    why.extend(top.errors)
-    out.append((complete, f'{label}/run-complete', '; '.join(why), []))
+    out.append(('FAIL' if why else 'PASS', f'{label}/run-complete',
+                '; '.join(why), []))
     if not log_check:
         return out
     bad = kernel_failures(run)
@@ -335,13 +230,14 @@ def results(run, label, log_check=True, expected=()):
         matched = [r for r in expected
                    if any(re.search(r, text) for _, _, text in bad)]
         missing = [r for r in expected if r not in matched]
-        out.append((not missing, f'{label}/expected-warnings',
+        out.append(('FAIL' if missing else 'PASS',
+                    f'{label}/expected-warnings',
                     f'{len(missing)} expected failure line(s) not in the log'
                     if missing else '',
                     [f'not found: {r}' for r in missing]))
         bad = [b for b in bad if not any(re.search(r, b[2])
                                          for r in expected)]
-    out.append((not bad, f'{label}/kernel-log-clean',
+    out.append(('FAIL' if bad else 'PASS', f'{label}/kernel-log-clean',
                 f'{len(bad)} failure message(s) in the kernel log'
                 if bad else '',
                 [f'line {n}: [{what}] {text}' for n, what, text in bad[:20]]))
@@ -380,6 +276,8 @@ def main(argv):
     v.add_argument('--no-log-check', action='store_true',
                    help='no kernel-log-clean result: the boot fails on '
                    'purpose, and its tests check the log themselves')
+    v.add_argument('--allow-skip', action='store_true',
+                   help='a skipped test is reported as SKIP, not FAIL')
     v.add_argument('--expect-warning', action='append', default=[],
                    metavar='REGEX',
                    help='a kernel failure line the boot must show, not '
@@ -402,15 +300,13 @@ def main(argv):
 
     label = args.label or os.path.splitext(os.path.basename(args.log))[0]
     failed = 0
-    for ok, name, reason, diag in results(parse_log(text), label,
-                                          not args.no_log_check,
-                                          args.expect_warning):
-        if ok:
-            print(f'PASS {name}' + (f' ({reason})' if reason else ''))
-            continue
-        failed += 1
-        print(f'FAIL {name}: {reason}')
-        for d in diag:
+    for status, name, reason, diag in results(
+            parse_log(text), label, not args.no_log_check,
+            args.expect_warning, args.allow_skip):
+        if status == 'FAIL':
+            failed += 1
+        print(f'{status} {name}' + (f': {reason}' if reason else ''))
+        for d in diag if status != 'PASS' else []:
             print(f'     | {d}')
     return 1 if failed else 0
 

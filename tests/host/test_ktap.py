@@ -26,8 +26,8 @@ fips140-harness: ---- END dmesg ----
 fips140-harness: end of run
 """
 HASH_OK = """\
-# Subtest: hash
     KTAP version 1
+    # Subtest: hash
     1..2
     ok 1 sha1-abc
     ok 2 sha256-abc
@@ -35,8 +35,8 @@ HASH_OK = """\
 ok 1 hash
 """
 DUMP_OK = """\
-# Subtest: dump
     KTAP version 1
+    # Subtest: dump
     1..1
     # ---- BEGIN proc-crypto ----
     # name=sha1 driver=sha1-generic module=kernel priority=100 type=shash
@@ -46,9 +46,9 @@ ok 2 dump
 """
 
 
-def run(text):
-    return {name: (ok, reason, diag) for ok, name, reason, diag in
-            ktap.results(ktap.parse_log(text), 'k')}
+def run(text, **kw):
+    return {name: (status, reason, diag) for status, name, reason, diag in
+            ktap.results(ktap.parse_log(text), 'k', **kw)}
 
 
 def log(body, plan=2, boot=BOOT, tail=TAIL):
@@ -57,7 +57,7 @@ def log(body, plan=2, boot=BOOT, tail=TAIL):
 
 class Verdict(unittest.TestCase):
     def failed(self, res):
-        return sorted(n for n, (ok, _, _) in res.items() if not ok)
+        return sorted(n for n, (st, _, _) in res.items() if st == 'FAIL')
 
     def test_clean_run(self):
         res = run(log(HASH_OK + DUMP_OK))
@@ -87,7 +87,7 @@ class Verdict(unittest.TestCase):
         body = HASH_OK.replace('    ok 2 sha256-abc\n', '')
         res = run(log(body + DUMP_OK))
         self.assertEqual(self.failed(res), ['k/hash'])
-        self.assertIn('planned 2 subtests, 1 ran', res['k/hash'][1])
+        self.assertIn('missing expected subtest', res['k/hash'][1])
 
     def test_missing_test(self):
         res = run(log(HASH_OK, plan=2))
@@ -132,10 +132,9 @@ class Verdict(unittest.TestCase):
                             'PREEMPT\nfips140-harness: ---- END dmesg')
         text = log(HASH_OK + DUMP_OK, tail=tail)
         self.assertEqual(self.failed(run(text)), ['k/kernel-log-clean'])
-        res = {name: ok for ok, name, _, _ in
-               ktap.results(ktap.parse_log(text), 'k', log_check=False)}
+        res = run(text, log_check=False)
         self.assertNotIn('k/kernel-log-clean', res)
-        self.assertTrue(all(res.values()))
+        self.assertEqual(self.failed(res), [])
         self.assertIn('k/run-complete', res)
 
     def test_expected_warning(self):
@@ -150,10 +149,8 @@ class Verdict(unittest.TestCase):
             text = log(HASH_OK + DUMP_OK, tail=TAIL.replace(
                 'fips140-harness: ---- END dmesg',
                 tail + 'fips140-harness: ---- END dmesg'))
-            res = {name: ok for ok, name, _, _ in
-                   ktap.results(ktap.parse_log(text), 'k', True, expect)}
-            self.assertEqual(sorted(n for n, ok in res.items() if not ok),
-                             failed)
+            res = run(text, expected=expect)
+            self.assertEqual(self.failed(res), failed)
             self.assertIn('k/expected-warnings', res)
 
     def test_no_test_messages_are_fine(self):
@@ -174,10 +171,36 @@ class Verdict(unittest.TestCase):
         self.assertEqual(self.failed(res), [])
 
     def test_skip(self):
+        # A skip fails, unless the boot may skip: then it is a SKIP.
         body = HASH_OK.replace('ok 2 sha256-abc', 'ok 2 sha256-abc # SKIP no')
         res = run(log(body + DUMP_OK))
+        self.assertEqual(self.failed(res), ['k/hash/sha256-abc'])
+        self.assertIn('must not skip', res['k/hash/sha256-abc'][1])
+        res = run(log(body + DUMP_OK), allow_skip=True)
         self.assertEqual(self.failed(res), [])
-        self.assertEqual(res['k/hash/sha256-abc'][1], 'skipped: SKIP no')
+        self.assertEqual(res['k/hash/sha256-abc'][0], 'SKIP')
+
+    def test_empty_plan(self):
+        body = HASH_OK.replace('    1..2\n    ok 1 sha1-abc\n    ok 2 '
+                               'sha256-abc\n', '    1..0\n')
+        res = run(log(body + DUMP_OK))
+        self.assertEqual(self.failed(res), ['k/hash'])
+        self.assertEqual(self.failed(run(log('', plan=0))),
+                         ['k/run-complete'])
+
+    def test_missing_plan(self):
+        body = HASH_OK.replace('    1..2\n', '')
+        res = run(log(body + DUMP_OK))
+        self.assertEqual(self.failed(res), ['k/hash'])
+        self.assertIn('missing plan', res['k/hash'][1])
+
+    def test_no_ktap_but_exit_zero(self):
+        # A test that printed nothing and exited 0 checked nothing.
+        res = run(log('    # Subtest: hash\nok 1 hash\n' + DUMP_OK))
+        self.assertEqual(self.failed(res), ['k/hash'])
+        res = run(log('ok 1 hash\n' + DUMP_OK))
+        self.assertEqual(self.failed(res), ['k/hash'])
+        self.assertIn('printed no KTAP', res['k/hash'][1])
 
     def test_section(self):
         text = log(HASH_OK + DUMP_OK)
