@@ -26,6 +26,10 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+# The longest a build may take: a cold build of Debian's config takes
+# about 65 minutes on two cores (README).
+BUILD_TIMEOUT=${FIPS140_BUILD_TIMEOUT:-7200}
+
 # run_logged LOG CMD...: run CMD, output to LOG (and the terminal if
 # FIPS140_VERBOSE=1); on failure show the first errors and the tail.
 run_logged() {
@@ -110,9 +114,14 @@ main() {
 		case $* in *ccache*) fresh=ccache=on ;; esac
 	fi
 	log "build $name: make -j$jobs bzImage modules (log: $outdir/build.log)"
-	if ! run_logged "$outdir/build.log" make "$@" -j"$jobs" bzImage modules
-	then
+	_rc=0
+	run_logged "$outdir/build.log" timeout -k 30 "$BUILD_TIMEOUT" \
+		make "$@" -j"$jobs" bzImage modules || _rc=$?
+	if [ "$_rc" != 0 ]; then
 		rm -f "$outdir/vmlinux" "$outdir/arch/x86/boot/bzImage"
+		[ "$_rc" != 124 ] ||
+			die "build $name: make ran out of its ${BUILD_TIMEOUT}s" \
+			    "(FIPS140_BUILD_TIMEOUT) and was stopped"
 		die "build $name: make failed after $(elapsed "$start")"
 	fi
 	rm -rf "$outdir/modroot"

@@ -15,8 +15,10 @@ RUN_PKGS="git xz-utils make gcc libc6-dev linux-libc-dev bc bison flex
 libelf-dev libssl-dev openssl kmod cpio ccache busybox-static
 qemu-system-x86 python3"
 # The test suite also lints the scripts, builds a kernel with BTF
-# (pahole, from dwarves) and runs Debian's crypto clients in the guests.
-TEST_PKGS="$RUN_PKGS shellcheck dwarves kcapi-tools keyutils cryptsetup-bin"
+# (pahole, from dwarves), runs Debian's crypto clients in the guests, and
+# holds a lock (flock, util-linux) and stops its children (pgrep, procps).
+TEST_PKGS="$RUN_PKGS shellcheck dwarves kcapi-tools keyutils cryptsetup-bin
+util-linux procps"
 # The benchmarks draw their chart with gnuplot.
 BENCH_PKGS="$TEST_PKGS gnuplot-nox"
 

@@ -148,8 +148,15 @@ def check_plans(test, top=True):
 def parse_log(text):
     run, ktap = split_log(text)
     if ktap:
-        top = kunit_parser.parse_test(kunit_parser.extract_tap_lines(ktap),
-                                      0, [], False)
+        try:
+            top = kunit_parser.parse_test(
+                kunit_parser.extract_tap_lines(ktap), 0, [], False)
+        except ValueError as e:     # kunit_parser ran off the end
+            top = kunit_parser.Test()
+            top.name = 'main'
+            top.add_error(f'KTAP output malformed: {e}')
+            run.tests = top
+            return run
         if top.status != TestStatus.NO_TESTS:
             top.status = top.counts.get_status()
         check_plans(top)

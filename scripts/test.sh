@@ -174,8 +174,12 @@ case_fips140_same_refusals() { same_as_stock af-alg-bind af_alg_bind; }
 case_fips140_same_proc_sys_crypto() {
 	same_as_stock proc-sys-crypto proc_sys_crypto
 }
-# The debug hooks are only in a kernel configured for them.
-case_fips140_no_debug() { python3 "$INTEGRITY" no-debug "$OUT/fips140"; }
+# The debug hooks are only in a kernel configured for them: none in
+# fips140, every one in fips140-m (the control: the check finds them).
+case_fips140_no_debug() {
+	python3 "$INTEGRITY" debug-hooks "$OUT/fips140" no
+	python3 "$INTEGRITY" debug-hooks "$OUT/fips140-m" yes
+}
 
 # The tamper sample: a byte flipped in each region of the embedded module
 # (REGIONS in tests/host/fips140_integrity.py: the ELF header, the section
@@ -769,9 +773,9 @@ register_cases() {
 	add_case stock-initramfs case_stock_initramfs stock-build
 	add_case stock-boot case_stock_boot stock-initramfs
 	# The verdict also runs after a failed boot: it says what went wrong.
-	add_case stock-verdict case_stock_verdict stock-initramfs
+	add_case stock-verdict case_stock_verdict "~stock-boot"
 	add_case stock-fips-boot case_stock_fips_boot stock-initramfs
-	add_case stock-fips-verdict case_stock_fips_verdict stock-initramfs
+	add_case stock-fips-verdict case_stock_fips_verdict "~stock-fips-boot"
 	add_case stock-initcalls-boot case_stock_initcalls_boot stock-initramfs
 	add_case series case_series tree
 	add_case fips140-build case_fips140_build series
@@ -779,9 +783,9 @@ register_cases() {
 	add_case fips140-moved case_fips140_moved stock-build fips140-build
 	add_case fips140-initramfs case_fips140_initramfs fips140-build
 	add_case fips140-boot case_fips140_boot fips140-initramfs
-	add_case fips140-verdict case_fips140_verdict fips140-initramfs
+	add_case fips140-verdict case_fips140_verdict "~fips140-boot"
 	add_case fips140-fips-boot case_fips140_fips_boot fips140-initramfs
-	add_case fips140-fips-verdict case_fips140_fips_verdict fips140-initramfs
+	add_case fips140-fips-verdict case_fips140_fips_verdict "~fips140-fips-boot"
 	add_case fips140-same-algs case_fips140_same_algs \
 		stock-boot stock-fips-boot fips140-boot fips140-fips-boot
 	add_case fips140-initcalls-boot case_fips140_initcalls_boot \
@@ -797,7 +801,6 @@ register_cases() {
 	add_case fips140-same-proc-sys-crypto \
 		case_fips140_same_proc_sys_crypto \
 		stock-boot stock-fips-boot fips140-boot fips140-fips-boot
-	add_case fips140-no-debug case_fips140_no_debug fips140-build
 	for r in $TAMPER_REGIONS; do
 		add_case "fips140-tamper-$r" "case_tamper_normal:fips140:$r" \
 			fips140-initramfs
@@ -805,7 +808,7 @@ register_cases() {
 			fips140-initramfs
 	done
 	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
-	add_case fips140-ro-verdict case_fips140_ro_verdict fips140-initramfs
+	add_case fips140-ro-verdict case_fips140_ro_verdict "~fips140-ro-boot"
 	add_case debian-golden case_debian_golden tree
 	add_case debian-build case_debian_build series
 	add_case debian-stock case_debian_stock debian-build
@@ -839,7 +842,7 @@ register_cases() {
 		add_case "$k-clients-boot" "case_${k}_clients_boot" \
 			"$k-clients-initramfs"
 		add_case "$k-clients-verdict" "case_${k}_clients_verdict" \
-			"$k-clients-initramfs"
+			"~$k-clients-boot"
 	done
 	add_case clients-parity case_clients_parity stock-clients-boot \
 		fips140-clients-boot
@@ -853,7 +856,7 @@ register_cases() {
 			"$k-clients-initramfs"
 		add_case "$k-clients-verdict" \
 			"case_$(echo "$k" | tr - _)_clients_verdict" \
-			"$k-clients-initramfs"
+			"~$k-clients-boot"
 	done
 	add_case debian-clients-parity case_debian_clients_parity \
 		debian-stock-clients-boot debian-clients-boot
@@ -862,9 +865,11 @@ register_cases() {
 	# bringing the module up made to fail, in both modes
 	add_case modular-build case_modular_build series
 	add_case modular-trampolines case_modular_trampolines modular-build
+	add_case fips140-no-debug case_fips140_no_debug fips140-build \
+		modular-build
 	add_case modular-initramfs case_modular_initramfs modular-build
 	add_case modular-boot case_modular_boot modular-initramfs
-	add_case modular-verdict case_modular_verdict modular-initramfs
+	add_case modular-verdict case_modular_verdict "~modular-boot"
 	add_case modular-inject-failure case_modular_inject_failure \
 		modular-initramfs
 	for f in $FAULT_STEPS; do
@@ -881,7 +886,7 @@ register_cases() {
 	add_case off-same-kernel case_off_same_kernel stock-build off-build
 	add_case off-initramfs case_off_initramfs off-build
 	add_case off-boot case_off_boot off-initramfs
-	add_case off-verdict case_off_verdict off-initramfs
+	add_case off-verdict case_off_verdict "~off-boot"
 	add_case reuse-repro-tree case_reuse_repro_tree tree
 	add_case reuse-repro-build case_reuse_repro_build reuse-repro-tree
 	add_case reuse-reproducible case_reuse_reproducible \
@@ -933,11 +938,24 @@ register_cases() {
 ## The runner ##################################################################
 
 CASES=
+NAMES=' '	# the names of the cases added so far
 TIER=ci
-# add_case NAME FUNCTION [NEEDS...], in tier $TIER
+# add_case NAME FUNCTION [NEEDS...], in tier $TIER. Cases run in the
+# order they are added, so each of NEEDS must have been added before. A
+# need ~CASE runs before, but its failure does not stop this case (a
+# verdict says what went wrong with a boot that failed).
 add_case() {
-	CASES="$CASES$TIER $*
+	_entry="$TIER $*"
+	_case=$1
+	shift 2
+	for _need in "$@"; do
+		case $NAMES in *" ${_need#\~} "*) ;; *)
+			die "case $_case needs $_need, which is not added before it"
+		esac
+	done
+	CASES="$CASES$_entry
 "
+	NAMES="$NAMES$_case "
 }
 
 # add_boots PREFIX NEED: the normal and fips=1 boots of a target and their
@@ -946,9 +964,10 @@ add_case() {
 # failed boot: it says what went wrong.
 add_boots() {
 	_f=$(echo "$1" | tr - _)
-	for _b in boot verdict fips-boot fips-verdict; do
-		add_case "$1-$_b" "case_${_f}_$(echo "$_b" | tr - _)" "$2"
-	done
+	add_case "$1-boot" "case_${_f}_boot" "$2"
+	add_case "$1-verdict" "case_${_f}_verdict" "~$1-boot"
+	add_case "$1-fips-boot" "case_${_f}_fips_boot" "$2"
+	add_case "$1-fips-verdict" "case_${_f}_fips_verdict" "~$1-fips-boot"
 }
 
 passed=0
@@ -981,6 +1000,7 @@ run_case() {
 	_name=$1 _fn=$2
 	shift 2
 	for _need in "$@"; do
+		case $_need in "~"*) continue ;; esac
 		case $ran in *" $_need "*) ;; *) continue ;; esac
 		case $good in *" $_need "*) continue ;; esac
 		ran="$ran$_name "
@@ -1050,17 +1070,65 @@ with_needs() {
 				if (index(want, " " name[i] " ") == 0)
 					continue
 				n = split(line[i], f, " ")
-				for (j = 4; j <= n; j++)
+				for (j = 4; j <= n; j++) {
+					sub(/^~/, "", f[j])
 					if (index(want, " " f[j] " ") == 0) {
 						want = want f[j] " "
 						more = 1
 					}
+				}
 			}
 		} while (more)
 		for (i = 1; i <= NR; i++)
 			if (index(want, " " name[i] " "))
 				print name[i]
 	}'
+}
+
+# One run at a time: a second one would build into the same trees.
+# The lock is held on file descriptor 9 until the run ends.
+take_lock() {
+	mkdir -p "$WORK"
+	_lock=$WORK/.test.lock
+	exec 9>>"$_lock"
+	flock -n 9 ||
+		die "another test.sh is running (pid $(cat "$_lock.pid" \
+			2>/dev/null || echo unknown), lock $_lock): wait for it," \
+		    "or stop it with kill"
+	echo $$ >"$_lock.pid"
+}
+
+# kill_tree PID: PID and every process under it, deepest first. QEMU
+# runs under timeout(1), which makes its own process group, so the
+# terminal's Ctrl-C alone would not reach it.
+kill_tree() {
+	for _child in $(pgrep -P "$1"); do
+		kill_tree "$_child"
+	done
+	kill -TERM "$1" 2>/dev/null || :
+}
+
+# Ctrl-C, kill or hang-up: stop every build and guest of this run.
+on_signal() {
+	trap - INT TERM HUP
+	log "test.sh: stopped by signal $1; stopping its builds and guests"
+	for _child in $(pgrep -P $$); do
+		kill_tree "$_child"
+	done
+	echo "$passed passed, $((failed + 1)) failed (stopped by signal $1)"
+	exit 130
+}
+
+# What a CI run writes under $WORK (2026-12-05: the pristine tree 1.9 GB,
+# the series worktree 1.7 GB, the kernels 2.4 GB, Debian's package 0.2
+# GB) and ccache's share (about 2 GB cold), with a margin.
+NEED_GB=${FIPS140_NEED_GB:-10}
+check_disk() {
+	mkdir -p "$WORK"
+	_free=$(df -Pk "$WORK" | awk 'NR == 2 { print int($4 / 1048576) }')
+	[ "$_free" -ge "$NEED_GB" ] ||
+		die "$WORK has ${_free} GB free; the suite needs about" \
+		    "$NEED_GB GB (FIPS140_NEED_GB overrides): free some space"
 }
 
 usage() {
@@ -1091,6 +1159,11 @@ main() {
 			'index(t, " " $1 " ") { print $2 }')
 	fi
 	selected=" $(with_needs "$@" | tr '\n' ' ')"
+	take_lock
+	check_disk
+	trap 'on_signal INT' INT
+	trap 'on_signal TERM' TERM
+	trap 'on_signal HUP' HUP
 	mkdir -p "$OUT/test"
 	rm -f "$OUT/test/results.json" "$OUT/test/failed"
 	start=$(date +%s)

@@ -48,9 +48,25 @@ extract() {
 	mv "$tmp" "$SRC"
 }
 
+# check_version: the present tree was extracted from the package version
+# pinned in lib.sh (its base commit says which), or, where apt no longer
+# has that one, from the version installed.
+check_version() {
+	_tree=$(git -C "$SRC" log -1 --format=%s base |
+		sed -n "s/^$LINUX_SOURCE_PKG \(.*\) (pristine)\$/\1/p")
+	_installed=$(dpkg-query -W -f '${Version}' "$LINUX_SOURCE_PKG" \
+		2>/dev/null) || _installed=none
+	[ "$_tree" = "$LINUX_SOURCE_VERSION" ] && return
+	[ "$_tree" = "$_installed" ] && [ -n "$_tree" ] && return
+	die "$SRC is $LINUX_SOURCE_PKG ${_tree:-(unknown version)}, not" \
+	    "$LINUX_SOURCE_VERSION (pinned in scripts/lib.sh; installed:" \
+	    "$_installed): remove $SRC and run scripts/tree.sh again"
+}
+
 main() {
 	if git -C "$SRC" rev-parse -q --verify base >/dev/null 2>&1; then
-		log "pristine tree present: $SRC"
+		check_version
+		log "pristine tree present: $SRC ($LINUX_SOURCE_PKG $_tree)"
 		install_pinned "$LINUX_CONFIG_PKG"
 		return
 	fi

@@ -46,6 +46,22 @@ tcrypt() {
 		grep -E 'alg: .*fail|tcrypt: one or more tests failed'
 }
 
+# refused MESSAGE COMMAND...: COMMAND fails, and says MESSAGE (an
+# extended regex: the strerror() text of the errno the refusal must give)
+# on stderr; any other failure is not the refusal asked for.
+refused() {
+	_want=$1
+	shift
+	if "$@" 2>/tmp/refused.err; then
+		echo "$1 succeeded; it must fail with: $_want" >&2
+		return 1
+	fi
+	grep -Eq "$_want" /tmp/refused.err && return
+	echo "$1 failed, but not with: $_want" >&2
+	cat /tmp/refused.err >&2
+	return 1
+}
+
 # corrupt_signature COPY: a copy of tcrypt.ko with the last byte of its
 # signature flipped (before the 12-byte module_signature and the 28-byte
 # marker)
@@ -81,7 +97,7 @@ while read -r name kind command; do
 	if [ $ok = 1 ]; then
 		echo "ok $i $name"
 	else
-		sed 's/^/# stderr: /' /tmp/err | head -n 5
+		sed 's/^/# stderr: /' /tmp/err | head -n 8
 		echo "not ok $i $name"
 		failed=$((failed + 1))
 	fi

@@ -36,7 +36,7 @@ counts them) and exits non-zero when anything failed.
                          module unwinds reliably through the trampoline to
                          the loader, kthread and ret_from_fork
   log-has LOG TEXT...    the kernel log of LOG has a line with each TEXT
-  no-debug OUT           OUT's fips140.ko has no debug hooks
+  debug-hooks OUT yes|no OUT's kernel has every debug hook, or none
   abi-crc OUT            with symbol versions: OUT's fips140-abi-check
                          finds OUT's own module compatible, with CRCs,
                          and names the import whose CRC is changed in a
@@ -338,12 +338,37 @@ def fault_digest_msg(out):
           f"{want.hex()}, computed {computed.hex()}")
 
 
-def no_debug(out):
-    ko = read(os.path.join(out, MODULE))
+# The debug hooks (CONFIG_CRYPTO_FIPS140_DEBUG): (where, kind, name)
+DEBUG_HOOKS = [
+    ("fips140.ko", "param", "inject_failure"),
+    ("fips140.ko", "symbol", "fips140_debug_warn"),
+    ("vmlinux", "symbol", "fips140_fault_at"),
+    ("vmlinux", "symbol", "__param_embedded_fault"),
+    ("vmlinux", "symbol", "__setup_fips140_fault_setup"),
+    ("vmlinux", "symbol", "__setup_fips140_debug_modprobe_setup"),
+]
+
+
+def debug_hooks(out, want):
+    """Each debug hook is in OUT's kernel (WANT "yes": the debug build,
+    the control that shows the check finds them) or none is ("no")."""
+    ko_path = os.path.join(out, MODULE)
+    ko = read(ko_path)
     off, size, _ = elf_sections(ko)[".modinfo"]
-    info = ko[off:off + size].split(b"\0")
-    hooks = [i.decode() for i in info if b"inject_failure" in i]
-    result(not hooks, "no-debug/fips140.ko", f"debug hooks: {hooks}")
+    params = {i.decode().split("=", 1)[1].split(":", 1)[0]
+              for i in ko[off:off + size].split(b"\0")
+              if i.startswith(b"parm=")}
+    syms = {"fips140.ko": set(symbols(ko_path)),
+            "vmlinux": set(symbols(os.path.join(out, "vmlinux")))}
+    found = [f"{where}:{name}" for where, kind, name in DEBUG_HOOKS
+             if name in (params if kind == "param" else syms[where])]
+    if want == "yes":
+        missing = sorted({f"{w}:{n}" for w, _, n in DEBUG_HOOKS} -
+                         set(found))
+        result(not missing, "debug-hooks/all-found",
+               f"not found: {missing}")
+    else:
+        result(not found, "debug-hooks/none", f"debug hooks: {found}")
 
 
 def booted(log, image, module):
@@ -443,7 +468,7 @@ def selftests(stock_log, fips140_log):
 
 def main():
     cmds = {"digest": (digest, 1, True), "tamper": (tamper, 3, False),
-            "log-has": (log_has, 2, True), "no-debug": (no_debug, 1, False),
+            "log-has": (log_has, 2, True), "debug-hooks": (debug_hooks, 2, False),
             "selftests": (selftests, 2, False),
             "booted": (booted, 3, False), "abi-crc": (abi_crc, 1, False),
             "abi-btf": (abi_btf, 1, False), "absent": (absent, 2, False),

@@ -194,6 +194,14 @@ class Verdict(unittest.TestCase):
         self.assertEqual(self.failed(res), ['k/hash'])
         self.assertIn('missing plan', res['k/hash'][1])
 
+    def test_malformed(self):
+        # The "# Subtest:" line outside the indented block (this
+        # harness's layout before kunit_parser): fails, no traceback.
+        body = ('# Subtest: hash\n' + HASH_OK.replace('    # Subtest: hash\n',
+                                                     ''))
+        res = run(log(body + DUMP_OK))
+        self.assertIn('k/run-complete', self.failed(res))
+
     def test_no_ktap_but_exit_zero(self):
         # A test that printed nothing and exited 0 checked nothing.
         res = run(log('    # Subtest: hash\nok 1 hash\n' + DUMP_OK))
