@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test.sh [--list] [--extended | --all | CASE...]
+# test.sh --mutate [MUTATION...]   (scripts/mutate.sh)
 #
 # The test suite: runs the cases registered below, in order (CI's, the
 # extended ones, all of them, or those named and the cases they need),
@@ -20,6 +21,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 S=$TOP/scripts
+SERIES=${FIPS140_SERIES:-series}
 
 ## Helpers for cases ###########################################################
 
@@ -105,9 +107,15 @@ case_stock_initcalls_boot() {
 # The patched kernel: the series in patches/ applied to the pristine tree,
 # with the standalone crypto module (base + fips140 fragments).
 CHECKS=$TOP/tests/host/fips140_checks.py
-case_series() { "$S/series-apply.sh" series; }
+# The worktree of the series (FIPS140_SERIES), with the extra patches
+# FIPS140_SERIES_EXTRA on top (scripts/mutate.sh: a mutation).
+case_series() {
+	# shellcheck disable=SC2086 # a list of patch files
+	"$S/series-apply.sh" "$SERIES" "$WORK/$SERIES" \
+		${FIPS140_SERIES_EXTRA:-}
+}
 case_fips140_build() {
-	"$S/build.sh" fips140 "$WORK/series" "$CONFIGS/base.config" \
+	"$S/build.sh" fips140 "$WORK/$SERIES" "$CONFIGS/base.config" \
 		"$CONFIGS/fips140.config"
 }
 # fips140.ko is embedded byte for byte; the crypto code left in vmlinux is
@@ -459,7 +467,7 @@ case_debian_clients_parity() {
 
 # The series with the option off: the same kernel as the stock one.
 case_off_build() {
-	"$S/build.sh" fips140-off "$WORK/series" "$CONFIGS/base.config" \
+	"$S/build.sh" fips140-off "$WORK/$SERIES" "$CONFIGS/base.config" \
 		"$CONFIGS/fips140-off.config"
 }
 case_off_same_kernel() {
@@ -474,7 +482,7 @@ case_off_verdict() { verdict_target fips140-off default; }
 # With the debug hooks: a self-test failure injected in FIPS mode panics,
 # naming the algorithm.
 case_modular_build() {
-	"$S/build.sh" fips140-m "$WORK/series" "$CONFIGS/base.config" \
+	"$S/build.sh" fips140-m "$WORK/$SERIES" "$CONFIGS/base.config" \
 		"$CONFIGS/fips140.config" "$CONFIGS/fips140-modular.config" \
 		"$CONFIGS/fips140-debug.config"
 }
@@ -587,7 +595,7 @@ X86_DRIVERS="aesni ghash-clmulni polyval-clmulni crc32c-intel crc32-pclmul
 crct10dif-pclmul sha1-(ssse3|avx|avx2|ni) sha256-(ssse3|avx|avx2|ni)
 sha512-(ssse3|avx|avx2)"
 case_x86_build() {
-	"$S/build.sh" fips140-x86 "$WORK/series" "$CONFIGS/base.config" \
+	"$S/build.sh" fips140-x86 "$WORK/$SERIES" "$CONFIGS/base.config" \
 		"$CONFIGS/fips140.config" "$CONFIGS/fips140-x86.config"
 }
 case_x86_initramfs() { "$S/initramfs.sh" fips140-x86; }
@@ -620,7 +628,7 @@ case_x86_drivers() {
 # load signed; fips140-abi-check compares CRCs: the module's own build is
 # compatible, the same with one CRC of vmlinux changed is not.
 case_sig_build() {
-	"$S/build.sh" fips140-sig "$WORK/series" "$CONFIGS/base.config" \
+	"$S/build.sh" fips140-sig "$WORK/$SERIES" "$CONFIGS/base.config" \
 		"$CONFIGS/fips140.config" "$CONFIGS/fips140-modular.config" \
 		"$CONFIGS/fips140-sig.config"
 }
@@ -700,13 +708,13 @@ case_debian_stock_fips_verdict() { verdict_target debian-stock fips; }
 DEBIAN_RELEASE=${LINUX_IMAGE_PKG#linux-image-}
 case_debian_build() {
 	FIPS140_KERNELRELEASE=$DEBIAN_RELEASE "$S/build.sh" "$DEBIAN" \
-		"$WORK/series" --debian "$DEBIAN_FLAVOUR" \
+		"$WORK/$SERIES" --debian "$DEBIAN_FLAVOUR" \
 		"$CONFIGS/debian.config" "$CONFIGS/fips140.config"
 }
 # Nothing of Debian's crypto, keys, integrity, module or kexec options
 # differs but the listed trims and the series' own options.
 case_debian_boundary() {
-	python3 "$TOP/tests/host/kconfig_boundary.py" check "$WORK/series" \
+	python3 "$TOP/tests/host/kconfig_boundary.py" check "$WORK/$SERIES" \
 		"$SRC" "$OUT/$DEBIAN/debian.config" "$OUT/$DEBIAN/.config" \
 		"$CONFIGS/debian.config" "$CONFIGS/fips140.config" \
 		"$WORK/signing/debian/signing.config"
@@ -1132,7 +1140,8 @@ check_disk() {
 }
 
 usage() {
-	die "usage: test.sh [--list] [--extended | --all | CASE...]"
+	die "usage: test.sh [--list] [--extended | --all | CASE...]" \
+	    "| --mutate [MUTATION...]"
 }
 
 main() {
@@ -1144,6 +1153,7 @@ main() {
 			sub(/^ +/, ""); print n " [" t "]" \
 				($0 == "" ? "" : "  (needs " $0 ")") }'
 		return ;;
+	--mutate) shift; exec "$S/mutate.sh" "$@" ;;
 	--extended) tiers=extended; shift ;;
 	--all) tiers="ci extended"; shift ;;
 	-*) usage ;;
