@@ -160,7 +160,7 @@ main() {
 	[ $do_builds = 0 ] || builds
 	images
 	boots
-	python3 "$S/bench_report.py" "$res" "$OUT" "$TOP/README.md"
+	"$PYTHON" "$S/bench_report.py" "$res" "$OUT" "$TOP/README.md"
 	log "bench: $res/report.md"
 }
 

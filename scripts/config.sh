@@ -119,7 +119,7 @@ base_config() {
 	xz -dc "$3" >"$_debian"
 	_srcdir=$1 _outdir=$2
 	shift 3
-	python3 "$TOP/tests/host/kconfig_boundary.py" base "$_srcdir" \
+	"$PYTHON" "$TOP/tests/host/kconfig_boundary.py" base "$_srcdir" \
 		"$_debian" "$_outdir/.config" "$@"
 }
 

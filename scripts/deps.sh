@@ -10,10 +10,12 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-# Kernel build, guest tests, initramfs, QEMU, verdict.
+# Kernel build, guest tests, initramfs, QEMU, verdict (the host checks
+# read ELF files with pyelftools and compute reference results with
+# cryptography).
 RUN_PKGS="git xz-utils make gcc libc6-dev linux-libc-dev bc bison flex
 libelf-dev libssl-dev openssl kmod cpio ccache busybox-static
-qemu-system-x86 python3"
+qemu-system-x86 python3 python3-pyelftools python3-cryptography"
 # The test suite also lints the scripts, builds a kernel with BTF
 # (pahole, from dwarves), runs Debian's crypto clients in the guests, and
 # holds a lock (flock, util-linux) and stops its children (pgrep, procps).

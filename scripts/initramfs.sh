@@ -58,7 +58,11 @@ main() {
 	[ -z "$extra" ] || [ -d "$extra" ] || die "no directory $extra"
 
 	log "initramfs $name: guest tests -> $OUT/guest"
-	make -s -C "$GUEST" O="$OUT/guest" >&2 ||
+	# The tests' KTAP helpers are the pristine tree's kselftest.h
+	[ -r "$SRC/tools/testing/selftests/kselftest.h" ] ||
+		die "no $SRC/tools/testing/selftests/kselftest.h: run scripts/tree.sh"
+	make -s -C "$GUEST" O="$OUT/guest" \
+		KSELFTEST="$SRC/tools/testing/selftests" >&2 ||
 		die "guest tests do not build"
 	"$TOP/scripts/keys.sh" "$WORK/keys"
 

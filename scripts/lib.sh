@@ -24,6 +24,11 @@ OUT=${FIPS140_OUT:-$WORK/out}
 PATCHES=$TOP/patches
 CONFIGS=$TOP/configs
 
+# The host checks run with Debian's Python, which has the packages deps.sh
+# installs (python3-pyelftools, python3-cryptography); FIPS140_PYTHON
+# overrides it.
+PYTHON=${FIPS140_PYTHON:-/usr/bin/python3}
+
 # Fixed build identity, so that two builds of the same tree are identical.
 KBUILD_BUILD_TIMESTAMP='2025-01-01 00:00:00 UTC'
 KBUILD_BUILD_USER=fips140

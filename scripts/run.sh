@@ -60,9 +60,9 @@ series_count() {
 
 report() {
 	step=report
-	crypto=$(python3 "$S/ktap.py" section "$LOG" proc-crypto) ||
+	crypto=$("$PYTHON" "$S/ktap.py" section "$LOG" proc-crypto) ||
 		failed "no /proc/crypto dump in $LOG"
-	modules=$(python3 "$S/ktap.py" section "$LOG" proc-modules) ||
+	modules=$("$PYTHON" "$S/ktap.py" section "$LOG" proc-modules) ||
 		failed "no /proc/modules dump in $LOG"
 	total=$(echo "$crypto" | grep -c '^name=' || :)
 	infips=$(echo "$crypto" | grep -c ' module=fips140 ' || :)
@@ -89,7 +89,7 @@ main() {
 		"$OUT/$NAME/initramfs.cpio.gz" "$LOG" harness.crypto=fips140 "$@"
 	step=verdict
 	verdict=0
-	python3 "$S/ktap.py" verdict "$LOG" --label "$NAME" >"$LOG.verdict" ||
+	"$PYTHON" "$S/ktap.py" verdict "$LOG" --label "$NAME" >"$LOG.verdict" ||
 		verdict=1
 	grep -v '^PASS ' "$LOG.verdict" || :
 	echo "guest tests: $(grep -c '^PASS ' "$LOG.verdict") passed," \

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# test.sh [--list] [--extended | --all | CASE...]
+# test.sh [--list] [--extended | --all | --target TARGET... | CASE...]
 # test.sh --mutate [MUTATION...]   (scripts/mutate.sh)
+# test.sh --sweep N [SEED]         (scripts/sweep.sh)
 #
 # The test suite: runs the cases registered below, in order (CI's, the
 # extended ones, all of them, or those named and the cases they need),
@@ -10,7 +11,9 @@
 # "SKIP name: reason" (only where a case allows skips: ktap.py
 # --allow-skip), and ends with exactly one line "N passed, N failed",
 # followed by ", N skipped" when anything was skipped.
-# Exit status 1 when anything failed.
+# Exit status 1 when anything failed. CASE may be a shell pattern
+# ('fips140-tamper-*'); --target runs the cases of kernel targets
+# (tests/targets/TARGET.target); either way with the cases they need.
 #
 # A case is a shell function, run in a subshell with errexit on, after the
 # cases it needs (see add_case). Its exit status is its result, unless it
@@ -30,13 +33,40 @@ bzimage() { echo "$OUT/$1/arch/x86/boot/bzImage"; }
 # The serial log of target NAME's boot LABEL.
 boot_log() { echo "$OUT/$1/boot-$2.log"; }
 
-# The CPU model QEMU gives target NAME: "max" where the config has the
-# x86 crypto drivers (AES-NI, PCLMUL, AVX2, ...), so that they register;
+## Kernel targets #############################################################
+#
+# One file per target in tests/targets (see its README): how to build it,
+# boot it, and what to compare it with. add_target registers its cases.
+TARGETS=$TOP/tests/targets
+
+# target_key TARGET KEY [DEFAULT]: the value of KEY in TARGET's file
+target_key() {
+	_tf=$TARGETS/$1.target
+	[ -r "$_tf" ] || die "no target file $_tf"
+	_v=$(sed -n "s/^$2=//p" "$_tf" | tail -n 1)
+	echo "${_v:-${3:-}}"
+}
+# target_names: every target, one a line
+target_names() {
+	for _tf in "$TARGETS"/*.target; do
+		basename "$_tf" .target
+	done
+}
+# target_out TARGET: its build directory's name under $OUT
+target_out() { target_key "$1" out "$1"; }
+# target_of OUT: the target whose build directory is OUT
+target_of() {
+	for _t in $(target_names); do
+		[ "$(target_out "$_t")" != "$1" ] || { echo "$_t"; return; }
+	done
+}
+
+# The CPU model QEMU gives build directory NAME: its target's "cpu" ("max"
+# where the config has the x86 crypto drivers, so that they register);
 # QEMU's default for the fragment kernels, as their stock baseline has it.
 qemu_cpu() {
-	case $1 in
-	debian-* | fips140-x86) echo max ;;
-	esac
+	_t=$(target_of "$1")
+	[ -z "$_t" ] || target_key "$_t" cpu
 }
 
 # boot_image NAME LABEL IMAGE [KERNEL-ARG...]: boot target NAME with its
@@ -63,16 +93,76 @@ boot_target() {
 verdict_target() {
 	_label=$1
 	[ "$2" = default ] || _label=$1@$2
-	python3 "$S/ktap.py" verdict "$(boot_log "$1" "$2")" --label "$_label"
+	"$PYTHON" "$S/ktap.py" verdict "$(boot_log "$1" "$2")" --label "$_label"
 }
 
 # section NAME LABEL SECTION: a dump section of a boot log (proc-crypto,
 # proc-modules, proc-cmdline), for comparisons between boots.
 section() {
-	python3 "$S/ktap.py" section "$(boot_log "$1" "$2")" "$3"
+	"$PYTHON" "$S/ktap.py" section "$(boot_log "$1" "$2")" "$3"
 }
 
 ## Cases #######################################################################
+
+# The cases of every target (add_target), TARGET as argument.
+case_target_build() {
+	_out=$(target_out "$1")
+	if [ "$(target_key "$1" tree)" = package ]; then
+		# shellcheck disable=SC2046 # the script and its arguments
+		set -- $(target_key "$1" build-script)
+		_script=$1
+		shift
+		"$S/$_script" "$@"
+		return
+	fi
+	case $(target_key "$1" tree) in
+	pristine) _tree=$SRC ;;
+	series) _tree=$WORK/$SERIES ;;
+	*) die "target $1: tree is pristine, series or package" ;;
+	esac
+	_base=
+	case $(target_key "$1" config tinyconfig) in
+	tinyconfig) ;;
+	"debian "*) _base="--debian $(target_key "$1" config | cut -d' ' -f2)" ;;
+	*) die "target $1: config is tinyconfig or \"debian FLAVOUR\"" ;;
+	esac
+	_release=$(target_key "$1" release)
+	[ "$_release" != debian ] || _release=${LINUX_IMAGE_PKG#linux-image-}
+	_frags=
+	for _f in $(target_key "$1" fragments); do
+		_frags="$_frags $CONFIGS/$_f"
+	done
+	# shellcheck disable=SC2086 # option and fragment lists
+	FIPS140_KERNELRELEASE=$_release \
+		"$S/build.sh" "$_out" "$_tree" $_base $_frags
+}
+case_target_initramfs() { "$S/initramfs.sh" "$(target_out "$1")"; }
+# case_target_boot TARGET MODE: boot in MODE (default, or fips: fips=1)
+case_target_boot() {
+	_fips=
+	[ "$2" = default ] || _fips=fips=1
+	# shellcheck disable=SC2046 # the target's kernel arguments
+	boot_target "$(target_out "$1")" "$2" $(target_key "$1" args) $_fips
+}
+case_target_verdict() { verdict_target "$(target_out "$1")" "$2"; }
+case_target_same_algs() {
+	same_as_stock algs algs "$(target_out "$(target_key "$1" compare)")" \
+		"$(target_out "$1")"
+}
+case_target_same_refusals() {
+	same_as_stock af-alg-bind af_alg_bind \
+		"$(target_out "$(target_key "$1" compare)")" "$(target_out "$1")"
+}
+case_target_same_proc_sys_crypto() {
+	same_as_stock proc-sys-crypto proc_sys_crypto \
+		"$(target_out "$(target_key "$1" compare)")" "$(target_out "$1")"
+}
+# In FIPS mode the same self-tests pass as on the kernel compared with
+case_target_selftests() {
+	"$PYTHON" "$INTEGRITY" selftests \
+		"$(boot_log "$(target_out "$(target_key "$1" compare)")" fips)" \
+		"$(boot_log "$(target_out "$1")" fips)"
+}
 
 case_deps() { "$S/deps.sh" test; }
 
@@ -82,23 +172,12 @@ case_shellcheck() {
 		"$TOP/.ci/run"
 }
 
-case_ktap_parser() { python3 "$TOP/tests/host/test_ktap.py" 2>&1 >&2; }
+case_ktap_parser() { "$PYTHON" "$TOP/tests/host/test_ktap.py" 2>&1 >&2; }
 
 case_tree() { "$S/tree.sh"; }
 
 # The stock kernel: pristine 6.12, base fragment. The baseline.
-case_stock_config() {
-	"$S/config.sh" "$SRC" "$OUT/stock" "$CONFIGS/base.config"
-}
-case_stock_build() { "$S/build.sh" stock "$SRC" "$CONFIGS/base.config"; }
-case_stock_initramfs() { "$S/initramfs.sh" stock; }
-case_stock_boot() { boot_target stock default harness.crypto=kernel; }
-case_stock_verdict() { verdict_target stock default; }
 # The same kernel in FIPS mode: the baseline for fips=1 boots.
-case_stock_fips_boot() {
-	boot_target stock fips fips=1 harness.crypto=kernel
-}
-case_stock_fips_verdict() { verdict_target stock fips; }
 # With initcall_debug: the order the crypto initcalls run in.
 case_stock_initcalls_boot() {
 	boot_target stock initcalls initcall_debug harness.crypto=kernel
@@ -114,15 +193,11 @@ case_series() {
 	"$S/series-apply.sh" "$SERIES" "$WORK/$SERIES" \
 		${FIPS140_SERIES_EXTRA:-}
 }
-case_fips140_build() {
-	"$S/build.sh" fips140 "$WORK/$SERIES" "$CONFIGS/base.config" \
-		"$CONFIGS/fips140.config"
-}
 # fips140.ko is embedded byte for byte; the crypto code left in vmlinux is
 # exactly the documented list; vmlinux calls the module through trampolines.
-case_fips140_embedded() { python3 "$CHECKS" embedded "$OUT/fips140"; }
+case_fips140_embedded() { "$PYTHON" "$CHECKS" embedded "$OUT/fips140"; }
 case_fips140_moved() {
-	python3 "$CHECKS" moved "$OUT/stock" "$OUT/fips140" \
+	"$PYTHON" "$CHECKS" moved "$OUT/stock" "$OUT/fips140" \
 		"$TOP/tests/host/fips140-vmlinux-crypto.list"
 }
 # The out-of-tree probe of the read-only placeholders goes in /extra.
@@ -130,12 +205,6 @@ case_fips140_initramfs() {
 	"$S/ro-probe.sh" fips140
 	"$S/initramfs.sh" fips140 "$OUT/fips140/extra"
 }
-case_fips140_boot() { boot_target fips140 default harness.crypto=fips140; }
-case_fips140_verdict() { verdict_target fips140 default; }
-case_fips140_fips_boot() {
-	boot_target fips140 fips fips=1 harness.crypto=fips140
-}
-case_fips140_fips_verdict() { verdict_target fips140 fips; }
 # same_as_stock EXT FN [STOCK TARGET]: FN NAME LABEL prints something of
 # a boot; the STOCK (default stock) and TARGET (default fips140) kernels
 # print the same (not nothing) in both modes. The outputs are kept as
@@ -153,12 +222,11 @@ same_as_stock() {
 }
 # The same algorithms and drivers as the stock kernel, in both modes.
 algs() { section "$1" "$2" proc-crypto | sed 's/ module=[^ ]*//' | sort; }
-case_fips140_same_algs() { same_as_stock algs algs; }
 case_fips140_initcalls_boot() {
 	boot_target fips140 initcalls initcall_debug harness.crypto=fips140
 }
 case_fips140_initcall_order() {
-	python3 "$CHECKS" initcall-order "$OUT/stock" "$OUT/fips140" \
+	"$PYTHON" "$CHECKS" initcall-order "$OUT/stock" "$OUT/fips140" \
 		"$(boot_log stock initcalls)" "$(boot_log fips140 initcalls)"
 }
 
@@ -169,24 +237,16 @@ case_fips140_initcall_order() {
 # refused; /proc/sys/crypto is the stock kernel's.
 INTEGRITY=$TOP/tests/host/fips140_integrity.py
 case_fips140_digest() {
-	python3 "$INTEGRITY" digest "$OUT/fips140" \
+	"$PYTHON" "$INTEGRITY" digest "$OUT/fips140" \
 		"$(boot_log fips140 default)" "$(boot_log fips140 fips)"
-}
-case_fips140_selftests() {
-	python3 "$INTEGRITY" selftests "$(boot_log stock fips)" \
-		"$(boot_log fips140 fips)"
 }
 af_alg_bind() { section "$1" "$2" af-alg-bind; }
 proc_sys_crypto() { section "$1" "$2" proc-sys-crypto; }
-case_fips140_same_refusals() { same_as_stock af-alg-bind af_alg_bind; }
-case_fips140_same_proc_sys_crypto() {
-	same_as_stock proc-sys-crypto proc_sys_crypto
-}
 # The debug hooks are only in a kernel configured for them: none in
 # fips140, every one in fips140-m (the control: the check finds them).
 case_fips140_no_debug() {
-	python3 "$INTEGRITY" debug-hooks "$OUT/fips140" no
-	python3 "$INTEGRITY" debug-hooks "$OUT/fips140-m" yes
+	"$PYTHON" "$INTEGRITY" debug-hooks "$OUT/fips140" no
+	"$PYTHON" "$INTEGRITY" debug-hooks "$OUT/fips140-m" yes
 }
 
 # The tamper sample: a byte flipped in each region of the embedded module
@@ -200,7 +260,7 @@ rodata data digest"
 # vmlinux with a byte of WHAT flipped, through PVH.
 tamper_boot() {
 	_target=$1 _img=$OUT/$1/vmlinux-tampered-$2 _label=$3
-	python3 "$INTEGRITY" tamper "$OUT/$_target" "$2" "$_img"
+	"$PYTHON" "$INTEGRITY" tamper "$OUT/$_target" "$2" "$_img"
 	shift 3
 	FIPS140_QEMU_CPU=${FIPS140_QEMU_CPU:-$(qemu_cpu "$_target")} \
 		"$S/boot.sh" "$_img" "$OUT/$_target/initramfs.cpio.gz" \
@@ -211,7 +271,7 @@ tamper_boot() {
 case_tamper_fips() {
 	FIPS140_BOOT_EXPECT=panic tamper_boot "$1" "$2" "tamper-$2-fips" \
 		fips=1 harness.crypto=fips140
-	python3 "$INTEGRITY" log-has "$(boot_log "$1" "tamper-$2-fips")" \
+	"$PYTHON" "$INTEGRITY" log-has "$(boot_log "$1" "tamper-$2-fips")" \
 		"Kernel panic - not syncing: $(cat "$OUT/$1/vmlinux-tampered-$2.msg"): no crypto module in FIPS mode"
 }
 # Otherwise the kernel boots without crypto: the guest finds every way
@@ -231,15 +291,15 @@ absent_verdict() {
 			--expect-warning 'slab_common\.c:[0-9]+ kmem_cache_destroy'
 		;;
 	esac
-	python3 "$S/ktap.py" verdict "$_log" "$@"
+	"$PYTHON" "$S/ktap.py" verdict "$_log" "$@"
 }
 case_tamper_normal() {
 	_log=$(boot_log "$1" "tamper-$2")
 	tamper_boot "$1" "$2" "tamper-$2" tests=fips140 harness.crypto=absent
 	absent_verdict "$_log" "$1" --label "$1@tamper-$2"
-	python3 "$INTEGRITY" absent "$_log" \
+	"$PYTHON" "$INTEGRITY" absent "$_log" \
 		"$(cat "$OUT/$1/vmlinux-tampered-$2.msg")"
-	python3 "$INTEGRITY" never-ran "$_log"
+	"$PYTHON" "$INTEGRITY" never-ran "$_log"
 }
 
 # The placeholders are read-only after boot: tests/guest/roprobe oopses on
@@ -248,16 +308,22 @@ case_fips140_ro_boot() {
 	boot_target fips140 roprobe tests=roprobe harness.crypto=fips140
 }
 case_fips140_ro_verdict() {
-	python3 "$S/ktap.py" verdict "$(boot_log fips140 roprobe)" \
+	"$PYTHON" "$S/ktap.py" verdict "$(boot_log fips140 roprobe)" \
 		--label fips140@roprobe --no-log-check
 }
 
 # Reuse of a certified module. A second tree of the series, in another
 # directory ($WORK/reuse/series, built in $WORK/reuse/out, the same layout
 # as $WORK/series and $WORK/out, so ccache serves what is unchanged); the
-# fips140 kernel above is kernel A, its fips140.ko the certified module.
+# fips140 kernel above is kernel A. The certified module is not A's own
+# fips140.ko but one built from A's tree with another version string
+# ($OUT/certified): it differs from every module the reuse kernels build,
+# so a check that the certified one is embedded or booted can fail.
 REUSE=$WORK/reuse
-CERTIFIED=$OUT/fips140/crypto/fips140/fips140.ko
+A_MODULE=$OUT/fips140/crypto/fips140/fips140.ko
+CERTIFIED_VERSION=1.0-certified
+CERTIFIED_BUILD=$OUT/certified
+CERTIFIED=$CERTIFIED_BUILD/crypto/fips140/fips140.ko
 reuse_tree() { "$S/series-apply.sh" reuse-series "$REUSE/series" "$@"; }
 # reuse_build NAME [FRAGMENT...]: build NAME of the reuse tree
 reuse_build() {
@@ -293,7 +359,7 @@ reuse_boot() {
 	"$S/boot.sh" "$REUSE/out/$_name/arch/x86/boot/bzImage" \
 		"$REUSE/out/$_name/initramfs.cpio.gz" \
 		"$REUSE/out/$_name/boot-$_label.log" harness.crypto=fips140 "$@"
-	python3 "$S/ktap.py" verdict "$REUSE/out/$_name/boot-$_label.log" \
+	"$PYTHON" "$S/ktap.py" verdict "$REUSE/out/$_name/boot-$_label.log" \
 		--label "$_name@$_label"
 }
 # reuse_build_fails RESULT NAME [FRAGMENT...]: the build of NAME must fail;
@@ -310,20 +376,38 @@ reuse_build_fails() {
 # image_is NAME LABEL IMAGE DIGEST-OF: that boot loaded IMAGE (fresh or
 # prebuilt), whose digest is the HMAC-SHA256 of module file DIGEST-OF
 image_is() {
-	python3 "$INTEGRITY" booted "$REUSE/out/$1/boot-$2.log" "$3" "$4"
+	"$PYTHON" "$INTEGRITY" booted "$REUSE/out/$1/boot-$2.log" "$3" "$4"
 }
 
 # Reproducible: the same series, another directory, compiled without
-# ccache: the same fips140.ko as kernel A's.
+# ccache: the same fips140.ko and vmlinux as kernel A's (the control of
+# outside/vmlinux-changed: the same comparison finds no change here).
 case_reuse_repro_tree() { reuse_tree; }
 case_reuse_repro_build() { FIPS140_NO_CCACHE=1 reuse_build repro; }
 case_reuse_reproducible() {
-	same_file reproducible/fips140.ko "$CERTIFIED" \
+	same_file reproducible/fips140.ko "$A_MODULE" \
 		"$REUSE/out/repro/crypto/fips140/fips140.ko"
+	same_file reproducible/vmlinux "$OUT/fips140/vmlinux" \
+		"$REUSE/out/repro/vmlinux"
+}
+# The certified module: A's tree, another CONFIG_CRYPTO_FIPS140_VERSION.
+case_reuse_certified_build() {
+	mkdir -p "$REUSE"
+	printf 'CONFIG_CRYPTO_FIPS140_VERSION="%s"\n' "$CERTIFIED_VERSION" \
+		>"$REUSE/certified.config"
+	"$S/build.sh" certified "$WORK/series" "$CONFIGS/base.config" \
+		"$CONFIGS/fips140.config" "$REUSE/certified.config"
+	# Else no check below could tell it from a fresh module
+	if cmp -s "$A_MODULE" "$CERTIFIED"; then
+		echo "FAIL certified/differs-from-A: $CERTIFIED is A's module"
+	else
+		echo "PASS certified/differs-from-A"
+	fi
 }
 # Kernel B: A and a change outside the module (tests/patches), embedding
-# A's module. First without the prebuilt module: the build must say
-# where it looked, and leave no image.
+# the certified module. First without the prebuilt module: make must stop
+# where Makefile.vmlinux looks for it, saying where it looked, before
+# vmlinux is linked, and build.sh must fail and leave no image.
 case_reuse_outside_tree() {
 	reuse_tree "$TOP/tests/patches/outside-boundary.patch"
 }
@@ -331,8 +415,19 @@ case_reuse_missing_prebuilt() {
 	_cfg=$(prebuilt_config missing "$REUSE/no-such-build")
 	_log=$REUSE/out/outside/build.log
 	reuse_build_fails missing-prebuilt outside "$_cfg" || return 0
-	python3 "$INTEGRITY" log-has "$_log" \
-		"no prebuilt crypto module $REUSE/no-such-build/crypto/fips140/fips140.ko"
+	# make's own error line: the file and line of the check, the path
+	if grep -qF "scripts/Makefile.vmlinux:$(grep -n 'no prebuilt crypto module' \
+		"$REUSE/series/scripts/Makefile.vmlinux" | cut -d: -f1): *** CONFIG_CRYPTO_FIPS140_EXTMOD_SOURCE: no prebuilt crypto module $REUSE/no-such-build/crypto/fips140/fips140.ko: put the certified fips140.ko there" \
+		"$_log"; then
+		echo "PASS missing-prebuilt/make-stops-at-the-check"
+	else
+		echo "FAIL missing-prebuilt/make-stops-at-the-check: no such line in $_log"
+	fi
+	if grep -qx '  LD      vmlinux' "$_log"; then
+		echo "FAIL missing-prebuilt/stops-before-vmlinux: vmlinux was linked"
+	else
+		echo "PASS missing-prebuilt/stops-before-vmlinux"
+	fi
 	if [ -e "$REUSE/out/outside/arch/x86/boot/bzImage" ]; then
 		echo "FAIL missing-prebuilt/no-image: a bzImage is left"
 	else
@@ -340,11 +435,11 @@ case_reuse_missing_prebuilt() {
 	fi
 }
 case_reuse_outside_build() {
-	reuse_build outside "$(prebuilt_config outside "$OUT/fips140")"
+	reuse_build outside "$(prebuilt_config outside "$CERTIFIED_BUILD")"
 }
 case_reuse_outside_checks() {
 	_b=$REUSE/out/outside
-	same_file outside/fresh-fips140.ko-unchanged "$CERTIFIED" \
+	same_file outside/fresh-fips140.ko-unchanged "$A_MODULE" \
 		"$_b/crypto/fips140/fips140.ko"
 	same_file outside/embeds-certified "$CERTIFIED" \
 		"$_b/crypto/fips140/fips140-embedded.ko"
@@ -353,7 +448,7 @@ case_reuse_outside_checks() {
 	else
 		echo "PASS outside/vmlinux-changed"
 	fi
-	python3 "$INTEGRITY" log-has "$_b/crypto/fips140/fips140-abi-check.txt" \
+	"$PYTHON" "$INTEGRITY" log-has "$_b/crypto/fips140/fips140-abi-check.txt" \
 		"fips140-abi-check: compatible"
 }
 case_reuse_outside_initramfs() {
@@ -368,16 +463,16 @@ case_reuse_outside_fips_boot() {
 	image_is outside fips prebuilt "$CERTIFIED"
 }
 # Kernel B-m: B with crypto modules (=m), embedding fips140-m's module.
-# The prebuilt crypto modules carry a mark (an extra ELF section), so that
-# they differ from the ones B-m builds: modules_install must install them,
-# and they load.
+# The prebuilt modules, fips140.ko too, carry a mark (an extra ELF
+# section), so that they differ from the ones B-m builds: the marked
+# fips140.ko must be the one booted, and modules_install must install the
+# marked crypto modules, which must load.
 CERTIFIED_M=$REUSE/certified-m
 case_reuse_modular_build() {
 	rm -rf "$CERTIFIED_M"
 	mkdir -p "$CERTIFIED_M/crypto/fips140"
-	cp "$OUT/fips140-m/crypto/fips140/fips140.ko" "$CERTIFIED_M/crypto/fips140/"
 	echo "certified copy" >"$CERTIFIED_M/mark"
-	for _m in xts md5; do
+	for _m in fips140/fips140 xts md5; do
 		objcopy --add-section .note.fips140_certified="$CERTIFIED_M/mark" \
 			"$OUT/fips140-m/crypto/$_m.ko" "$CERTIFIED_M/crypto/$_m.ko"
 	done
@@ -401,12 +496,12 @@ case_reuse_modular_initramfs() {
 case_reuse_modular_boot() {
 	reuse_boot modular default harness.modules=xts,md5
 	image_is modular default prebuilt \
-		"$OUT/fips140-m/crypto/fips140/fips140.ko"
+		"$CERTIFIED_M/crypto/fips140/fips140.ko"
 }
 
 # Kernel D: B with both modules: fips=1 boots the prebuilt one.
 case_reuse_dual_build() {
-	reuse_build dual "$(prebuilt_config dual "$OUT/fips140" \
+	reuse_build dual "$(prebuilt_config dual "$CERTIFIED_BUILD" \
 		CONFIG_CRYPTO_FIPS140_DUAL_VERSION=y)"
 }
 case_reuse_dual_initramfs() { FIPS140_OUT=$REUSE/out "$S/initramfs.sh" dual; }
@@ -424,8 +519,8 @@ case_reuse_abi_tree() { reuse_tree "$TOP/tests/patches/abi-break.patch"; }
 case_reuse_abi_break() {
 	_log=$REUSE/out/abi/build.log
 	reuse_build_fails abi-break abi \
-		"$(prebuilt_config abi "$OUT/fips140")" || return 0
-	python3 "$INTEGRITY" log-has "$_log" \
+		"$(prebuilt_config abi "$CERTIFIED_BUILD")" || return 0
+	"$PYTHON" "$INTEGRITY" log-has "$_log" \
 		"import sg_init_table: not exported by vmlinux" \
 		"does not fit this kernel"
 }
@@ -449,7 +544,7 @@ case_fips140_clients_initramfs() { clients_initramfs fips140; }
 case_fips140_clients_boot() { clients_boot fips140; }
 case_fips140_clients_verdict() { verdict_target fips140 clients; }
 clients_parity() {
-	python3 "$TOP/tests/host/fips140_clients.py" parity "$CLIENTS" \
+	"$PYTHON" "$TOP/tests/host/fips140_clients.py" parity "$CLIENTS" \
 		"$CLIENTS.keys" "$OUT/$3-report.md" \
 		"$(boot_log "$1" clients)" "$(boot_log "$2" clients)"
 }
@@ -466,39 +561,21 @@ case_debian_clients_parity() {
 }
 
 # The series with the option off: the same kernel as the stock one.
-case_off_build() {
-	"$S/build.sh" fips140-off "$WORK/$SERIES" "$CONFIGS/base.config" \
-		"$CONFIGS/fips140-off.config"
-}
 case_off_same_kernel() {
-	python3 "$CHECKS" same-functions "$OUT/stock" "$OUT/fips140-off"
-	python3 "$CHECKS" same-initcalls "$OUT/stock" "$OUT/fips140-off"
+	"$PYTHON" "$CHECKS" same-functions "$OUT/stock" "$OUT/fips140-off"
+	"$PYTHON" "$CHECKS" same-initcalls "$OUT/stock" "$OUT/fips140-off"
 }
-case_off_initramfs() { "$S/initramfs.sh" fips140-off; }
-case_off_boot() { boot_target fips140-off default harness.crypto=kernel; }
-case_off_verdict() { verdict_target fips140-off default; }
 
 # Some crypto configured =m: modules that load against fips140.ko.
 # With the debug hooks: a self-test failure injected in FIPS mode panics,
 # naming the algorithm.
-case_modular_build() {
-	"$S/build.sh" fips140-m "$WORK/$SERIES" "$CONFIGS/base.config" \
-		"$CONFIGS/fips140.config" "$CONFIGS/fips140-modular.config" \
-		"$CONFIGS/fips140-debug.config"
-}
 # objtool ran on the trampolines: their ORC data (the debug hooks come
 # with the ORC unwinder).
-case_modular_trampolines() { python3 "$CHECKS" trampolines "$OUT/fips140-m"; }
-case_modular_initramfs() { "$S/initramfs.sh" fips140-m; }
-case_modular_boot() {
-	boot_target fips140-m default harness.crypto=fips140 \
-		harness.modules=xts,md5
-}
-case_modular_verdict() { verdict_target fips140-m default; }
+case_modular_trampolines() { "$PYTHON" "$CHECKS" trampolines "$OUT/fips140-m"; }
 case_modular_inject_failure() {
 	FIPS140_BOOT_EXPECT=panic boot_target fips140-m inject fips=1 \
 		fips140.inject_failure=sha256 harness.crypto=fips140
-	python3 "$INTEGRITY" log-has "$(boot_log fips140-m inject)" \
+	"$PYTHON" "$INTEGRITY" log-has "$(boot_log fips140-m inject)" \
 		"fips140: injecting a failure into the self-test of" \
 		"(sha256) failed in fips mode!"
 }
@@ -523,7 +600,7 @@ fault_reason() {
 	relocate) echo "fips140: module load failed (-8)" ;;
 	plug-in) echo "fips140: plug-in failed: the crypto module lacks 1" \
 		"symbols vmlinux uses" ;;
-	integrity) python3 "$INTEGRITY" fault-digest-msg "$OUT/$FAULT" ;;
+	integrity) "$PYTHON" "$INTEGRITY" fault-digest-msg "$OUT/$FAULT" ;;
 	*) die "fault_reason: no step $1" ;;
 	esac
 }
@@ -535,12 +612,12 @@ case_fault_fips() {
 		"$(fault_arg "$1")" harness.crypto=fips140
 	case $1 in
 	initcall*)
-		python3 "$INTEGRITY" initcall-failed "$_log" "${1#initcall}" 1 ;;
+		"$PYTHON" "$INTEGRITY" initcall-failed "$_log" "${1#initcall}" 1 ;;
 	integrity)
-		python3 "$INTEGRITY" log-has "$_log" \
+		"$PYTHON" "$INTEGRITY" log-has "$_log" \
 			"Kernel panic - not syncing: $(fault_reason "$1")" ;;
 	*)
-		python3 "$INTEGRITY" log-has "$_log" \
+		"$PYTHON" "$INTEGRITY" log-has "$_log" \
 			"Kernel panic - not syncing: $(fault_reason "$1"): no crypto module in FIPS mode" ;;
 	esac
 }
@@ -553,14 +630,14 @@ case_fault_normal() {
 	initcall*)
 		boot_target "$FAULT" "fault-$1" "$(fault_arg "$1")" \
 			tests=fips140,dump harness.crypto=fips140
-		python3 "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-$1"
-		python3 "$INTEGRITY" initcall-failed "$_log" "${1#initcall}" 0
+		"$PYTHON" "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-$1"
+		"$PYTHON" "$INTEGRITY" initcall-failed "$_log" "${1#initcall}" 0
 		;;
 	*)
 		boot_target "$FAULT" "fault-$1" "$(fault_arg "$1")" \
 			tests=fips140 harness.crypto=absent
-		python3 "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-$1"
-		python3 "$INTEGRITY" absent "$_log" "$(fault_reason "$1")"
+		"$PYTHON" "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-$1"
+		"$PYTHON" "$INTEGRITY" absent "$_log" "$(fault_reason "$1")"
 		;;
 	esac
 }
@@ -572,9 +649,9 @@ case_fault_unwind() {
 	_log=$(boot_log "$FAULT" fault-unwind)
 	boot_target "$FAULT" fault-unwind fips140_fault=unwind \
 		tests=fips140,dump harness.crypto=fips140
-	python3 "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-unwind" \
+	"$PYTHON" "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-unwind" \
 		--no-log-check
-	python3 "$INTEGRITY" unwind "$_log"
+	"$PYTHON" "$INTEGRITY" unwind "$_log"
 }
 
 # A module that imports fips140.ko's symbols, loaded while fips140.ko is
@@ -584,8 +661,8 @@ case_fault_modprobe() {
 	_log=$(boot_log "$FAULT" fault-modprobe)
 	boot_target "$FAULT" fault-modprobe fips140_debug_modprobe=md5 \
 		initcall_debug tests=fips140,dump harness.crypto=fips140
-	python3 "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-modprobe"
-	python3 "$INTEGRITY" modprobe-early "$_log" md5 5000
+	"$PYTHON" "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-modprobe"
+	"$PYTHON" "$INTEGRITY" modprobe-early "$_log" md5 5000
 }
 
 # Every x86 driver that has a device table built in (configs/
@@ -594,20 +671,6 @@ case_fault_modprobe() {
 X86_DRIVERS="aesni ghash-clmulni polyval-clmulni crc32c-intel crc32-pclmul
 crct10dif-pclmul sha1-(ssse3|avx|avx2|ni) sha256-(ssse3|avx|avx2|ni)
 sha512-(ssse3|avx|avx2)"
-case_x86_build() {
-	"$S/build.sh" fips140-x86 "$WORK/$SERIES" "$CONFIGS/base.config" \
-		"$CONFIGS/fips140.config" "$CONFIGS/fips140-x86.config"
-}
-case_x86_initramfs() { "$S/initramfs.sh" fips140-x86; }
-x86_boot() {
-	_label=$1
-	shift
-	boot_target fips140-x86 "$_label" harness.crypto=fips140 "$@"
-}
-case_x86_boot() { x86_boot default; }
-case_x86_verdict() { verdict_target fips140-x86 default; }
-case_x86_fips_boot() { x86_boot fips fips=1; }
-case_x86_fips_verdict() { verdict_target fips140-x86 fips; }
 case_x86_drivers() {
 	for _mode in default fips; do
 		section fips140-x86 "$_mode" proc-crypto >"$OUT/fips140-x86/algs-$_mode"
@@ -627,27 +690,11 @@ case_x86_drivers() {
 # with crypto modules: the kernel builds and boots, the =m crypto modules
 # load signed; fips140-abi-check compares CRCs: the module's own build is
 # compatible, the same with one CRC of vmlinux changed is not.
-case_sig_build() {
-	"$S/build.sh" fips140-sig "$WORK/$SERIES" "$CONFIGS/base.config" \
-		"$CONFIGS/fips140.config" "$CONFIGS/fips140-modular.config" \
-		"$CONFIGS/fips140-sig.config"
-}
-case_sig_initramfs() { "$S/initramfs.sh" fips140-sig; }
-sig_boot() {
-	_label=$1
-	shift
-	boot_target fips140-sig "$_label" harness.crypto=fips140 \
-		harness.modules=xts,md5 "$@"
-}
-case_sig_boot() { sig_boot default; }
-case_sig_verdict() { verdict_target fips140-sig default; }
-case_sig_fips_boot() { sig_boot fips fips=1; }
-case_sig_fips_verdict() { verdict_target fips140-sig fips; }
 case_sig_abi_crc() {
-	python3 "$INTEGRITY" abi-crc "$OUT/fips140-sig"
+	"$PYTHON" "$INTEGRITY" abi-crc "$OUT/fips140-sig"
 }
 case_sig_abi_btf() {
-	python3 "$INTEGRITY" abi-btf "$OUT/fips140-sig"
+	"$PYTHON" "$INTEGRITY" abi-btf "$OUT/fips140-sig"
 }
 # Kernel C-sig: fips140-sig's configuration, a changed prototype of a
 # function the module imports (tests/patches/abi-prototype.patch), a
@@ -663,7 +710,7 @@ case_reuse_crc_break() {
 	reuse_build_fails crc-break crc "$CONFIGS/fips140-modular.config" \
 		"$CONFIGS/fips140-sig.config" \
 		"$(prebuilt_config crc "$OUT/fips140-sig")" || return 0
-	python3 "$INTEGRITY" log-has "$_log" "import sg_init_table: CRC 0x" \
+	"$PYTHON" "$INTEGRITY" log-has "$_log" "import sg_init_table: CRC 0x" \
 		"struct ahash_request: layout differs: member [nbytes @" \
 		"does not fit this kernel"
 }
@@ -674,71 +721,37 @@ case_reuse_crc_break() {
 # (scripts/debian-stock.sh), and the crypto objects of its vmlinux a
 # golden file from the pristine tree (scripts/golden.sh make debian),
 # which must match the installed config.
+# The targets are tests/targets/debian{,-stock}.target.
 DEBIAN=debian-fips140
-DEBIAN_FLAVOUR=amd64_none_amd64
 GOLDEN=$TOP/tests/golden/debian
-# The algorithms Debian's config builds in (guest test selftest)
-DEBIAN_ALGS=aes,sha1,sha224,sha256,sha384,sha512,sha3-256,sha3-512,md5,rsa
-DEBIAN_ALGS=$DEBIAN_ALGS,ecdsa-nist-p256,dh,crct10dif,crc64-rocksoft,lzo
-DEBIAN_ALGS=$DEBIAN_ALGS,stdrng,jitterentropy_rng
 case_debian_golden() { "$S/golden.sh" check debian; }
-case_debian_stock() { "$S/debian-stock.sh" "$DEBIAN"; }
 # Debian's kernel was built from the config we start from
 config_lines() { grep -E '^(CONFIG_|# CONFIG_)' | LC_ALL=C sort; }
 case_debian_stock_config() {
-	xz -dc "/usr/src/$LINUX_CONFIG_PKG/config.$DEBIAN_FLAVOUR.xz" |
+	xz -dc "/usr/src/$LINUX_CONFIG_PKG/config.$(target_key debian config |
+		cut -d' ' -f2).xz" |
 		config_lines >"$OUT/debian-stock/config.package"
 	config_lines <"$OUT/debian-stock/.config" >"$OUT/debian-stock/config.image"
 	diff -u "$OUT/debian-stock/config.package" \
 		"$OUT/debian-stock/config.image" >&2
 	echo "$(wc -l <"$OUT/debian-stock/config.image") option lines"
 }
-case_debian_stock_initramfs() { "$S/initramfs.sh" debian-stock; }
-debian_stock_boot() {
-	_label=$1
-	shift
-	boot_target debian-stock "$_label" harness.crypto=kernel \
-		harness.algs="$DEBIAN_ALGS" "$@"
-}
-case_debian_stock_boot() { debian_stock_boot default; }
-case_debian_stock_verdict() { verdict_target debian-stock default; }
-case_debian_stock_fips_boot() { debian_stock_boot fips fips=1; }
-case_debian_stock_fips_verdict() { verdict_target debian-stock fips; }
-# Debian's release string, which its kernel reports as fips_version
-DEBIAN_RELEASE=${LINUX_IMAGE_PKG#linux-image-}
-case_debian_build() {
-	FIPS140_KERNELRELEASE=$DEBIAN_RELEASE "$S/build.sh" "$DEBIAN" \
-		"$WORK/$SERIES" --debian "$DEBIAN_FLAVOUR" \
-		"$CONFIGS/debian.config" "$CONFIGS/fips140.config"
-}
 # Nothing of Debian's crypto, keys, integrity, module or kexec options
 # differs but the listed trims and the series' own options.
 case_debian_boundary() {
-	python3 "$TOP/tests/host/kconfig_boundary.py" check "$WORK/$SERIES" \
+	"$PYTHON" "$TOP/tests/host/kconfig_boundary.py" check "$WORK/$SERIES" \
 		"$SRC" "$OUT/$DEBIAN/debian.config" "$OUT/$DEBIAN/.config" \
 		"$CONFIGS/debian.config" "$CONFIGS/fips140.config" \
 		"$WORK/signing/debian/signing.config"
 }
-case_debian_embedded() { python3 "$CHECKS" embedded "$OUT/$DEBIAN"; }
-case_debian_trampolines() { python3 "$CHECKS" trampolines "$OUT/$DEBIAN"; }
+case_debian_embedded() { "$PYTHON" "$CHECKS" embedded "$OUT/$DEBIAN"; }
+case_debian_trampolines() { "$PYTHON" "$CHECKS" trampolines "$OUT/$DEBIAN"; }
 case_debian_moved() {
-	python3 "$CHECKS" moved "$GOLDEN/crypto-objects" "$OUT/$DEBIAN" \
+	"$PYTHON" "$CHECKS" moved "$GOLDEN/crypto-objects" "$OUT/$DEBIAN" \
 		"$TOP/tests/host/fips140-vmlinux-crypto-debian.list"
 }
 # The =m crypto modules, and only they, carry the crypto-objs-m mark
-case_debian_marked() { python3 "$CHECKS" marked "$OUT/$DEBIAN"; }
-case_debian_initramfs() { "$S/initramfs.sh" "$DEBIAN"; }
-debian_boot() {
-	_label=$1
-	shift
-	boot_target "$DEBIAN" "$_label" harness.crypto=fips140 \
-		harness.algs="$DEBIAN_ALGS" "$@"
-}
-case_debian_boot() { debian_boot default; }
-case_debian_verdict() { verdict_target "$DEBIAN" default; }
-case_debian_fips_boot() { debian_boot fips fips=1; }
-case_debian_fips_verdict() { verdict_target "$DEBIAN" fips; }
-case_debian_same_algs() { same_as_stock algs algs debian-stock "$DEBIAN"; }
+case_debian_marked() { "$PYTHON" "$CHECKS" marked "$OUT/$DEBIAN"; }
 # The same crypto modules (=m) autoloaded by the same guest tests.
 crypto_modules() {
 	section "$1" "$2" proc-modules | awk '$1 != "fips140" { print $1 }' |
@@ -747,19 +760,9 @@ crypto_modules() {
 case_debian_same_modules() {
 	same_as_stock modules crypto_modules debian-stock "$DEBIAN"
 }
-case_debian_same_refusals() {
-	same_as_stock af-alg-bind af_alg_bind debian-stock "$DEBIAN"
-}
-case_debian_same_proc_sys_crypto() {
-	same_as_stock proc-sys-crypto proc_sys_crypto debian-stock "$DEBIAN"
-}
 case_debian_digest() {
-	python3 "$INTEGRITY" digest "$OUT/$DEBIAN" \
+	"$PYTHON" "$INTEGRITY" digest "$OUT/$DEBIAN" \
 		"$(boot_log "$DEBIAN" default)" "$(boot_log "$DEBIAN" fips)"
-}
-case_debian_selftests() {
-	python3 "$INTEGRITY" selftests "$(boot_log debian-stock fips)" \
-		"$(boot_log "$DEBIAN" fips)"
 }
 
 ## Registry ####################################################################
@@ -776,39 +779,18 @@ register_cases() {
 	add_case shellcheck case_shellcheck deps
 	add_case tree case_tree deps
 	add_case ktap-parser case_ktap_parser tree
-	add_case stock-config case_stock_config tree
-	add_case stock-build case_stock_build stock-config
-	add_case stock-initramfs case_stock_initramfs stock-build
-	add_case stock-boot case_stock_boot stock-initramfs
-	# The verdict also runs after a failed boot: it says what went wrong.
-	add_case stock-verdict case_stock_verdict "~stock-boot"
-	add_case stock-fips-boot case_stock_fips_boot stock-initramfs
-	add_case stock-fips-verdict case_stock_fips_verdict "~stock-fips-boot"
+	add_target stock
 	add_case stock-initcalls-boot case_stock_initcalls_boot stock-initramfs
 	add_case series case_series tree
-	add_case fips140-build case_fips140_build series
+	add_target fips140
 	add_case fips140-embedded case_fips140_embedded fips140-build
 	add_case fips140-moved case_fips140_moved stock-build fips140-build
-	add_case fips140-initramfs case_fips140_initramfs fips140-build
-	add_case fips140-boot case_fips140_boot fips140-initramfs
-	add_case fips140-verdict case_fips140_verdict "~fips140-boot"
-	add_case fips140-fips-boot case_fips140_fips_boot fips140-initramfs
-	add_case fips140-fips-verdict case_fips140_fips_verdict "~fips140-fips-boot"
-	add_case fips140-same-algs case_fips140_same_algs \
-		stock-boot stock-fips-boot fips140-boot fips140-fips-boot
 	add_case fips140-initcalls-boot case_fips140_initcalls_boot \
 		fips140-initramfs
 	add_case fips140-initcall-order case_fips140_initcall_order \
 		stock-initcalls-boot fips140-initcalls-boot
 	add_case fips140-digest case_fips140_digest \
 		fips140-boot fips140-fips-boot
-	add_case fips140-selftests case_fips140_selftests \
-		stock-fips-boot fips140-fips-boot
-	add_case fips140-same-refusals case_fips140_same_refusals \
-		stock-boot stock-fips-boot fips140-boot fips140-fips-boot
-	add_case fips140-same-proc-sys-crypto \
-		case_fips140_same_proc_sys_crypto \
-		stock-boot stock-fips-boot fips140-boot fips140-fips-boot
 	for r in $TAMPER_REGIONS; do
 		add_case "fips140-tamper-$r" "case_tamper_normal:fips140:$r" \
 			fips140-initramfs
@@ -818,31 +800,23 @@ register_cases() {
 	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
 	add_case fips140-ro-verdict case_fips140_ro_verdict "~fips140-ro-boot"
 	add_case debian-golden case_debian_golden tree
-	add_case debian-build case_debian_build series
-	add_case debian-stock case_debian_stock debian-build
-	add_case debian-stock-config case_debian_stock_config debian-stock
-	add_case debian-stock-initramfs case_debian_stock_initramfs debian-stock
-	add_boots debian-stock debian-stock-initramfs
+	add_target debian
+	add_target debian-stock
+	add_case debian-stock-config case_debian_stock_config debian-stock-build
 	add_case debian-boundary case_debian_boundary debian-build
 	add_case debian-embedded case_debian_embedded debian-build
 	add_case debian-trampolines case_debian_trampolines debian-build
 	add_case debian-moved case_debian_moved debian-golden debian-build
 	add_case debian-marked case_debian_marked debian-build
-	add_case debian-initramfs case_debian_initramfs debian-build
 	# The region whose damage made the loader fault before it checked
 	add_case debian-tamper-rela case_tamper_normal:debian-fips140:rela \
 		debian-initramfs
 	add_case debian-tamper-rela-fips case_tamper_fips:debian-fips140:rela \
 		debian-initramfs
-	add_boots debian debian-initramfs
-	for c in same-algs same-modules same-refusals same-proc-sys-crypto; do
-		add_case "debian-$c" "case_debian_$(echo "$c" | tr - _)" \
-			debian-stock-boot debian-stock-fips-boot debian-boot \
-			debian-fips-boot
-	done
-	add_case debian-digest case_debian_digest debian-boot debian-fips-boot
-	add_case debian-selftests case_debian_selftests debian-stock-fips-boot \
+	add_case debian-same-modules case_debian_same_modules \
+		debian-stock-boot debian-stock-fips-boot debian-boot \
 		debian-fips-boot
+	add_case debian-digest case_debian_digest debian-boot debian-fips-boot
 	add_case clients-payload case_clients_payload deps
 	for k in stock fips140; do
 		add_case "$k-clients-initramfs" "case_${k}_clients_initramfs" \
@@ -855,7 +829,8 @@ register_cases() {
 	add_case clients-parity case_clients_parity stock-clients-boot \
 		fips140-clients-boot
 	add_case debian-stock-clients-initramfs \
-		case_debian_stock_clients_initramfs debian-stock clients-payload
+		case_debian_stock_clients_initramfs debian-stock-build \
+		clients-payload
 	add_case debian-clients-initramfs case_debian_clients_initramfs \
 		debian-build clients-payload
 	for k in debian-stock debian; do
@@ -871,13 +846,10 @@ register_cases() {
 
 	# Crypto =m next to fips140.ko, with the debug hooks: each step of
 	# bringing the module up made to fail, in both modes
-	add_case modular-build case_modular_build series
+	add_target modular
 	add_case modular-trampolines case_modular_trampolines modular-build
 	add_case fips140-no-debug case_fips140_no_debug fips140-build \
 		modular-build
-	add_case modular-initramfs case_modular_initramfs modular-build
-	add_case modular-boot case_modular_boot modular-initramfs
-	add_case modular-verdict case_modular_verdict "~modular-boot"
 	add_case modular-inject-failure case_modular_inject_failure \
 		modular-initramfs
 	for f in $FAULT_STEPS; do
@@ -890,20 +862,19 @@ register_cases() {
 	# Outside CI (scripts/test.sh --extended): the other fragment
 	# kernels and the reuse builds, about 45 minutes of builds.
 	TIER=extended
-	add_case off-build case_off_build series
+	add_target off
 	add_case off-same-kernel case_off_same_kernel stock-build off-build
-	add_case off-initramfs case_off_initramfs off-build
-	add_case off-boot case_off_boot off-initramfs
-	add_case off-verdict case_off_verdict "~off-boot"
 	add_case reuse-repro-tree case_reuse_repro_tree tree
 	add_case reuse-repro-build case_reuse_repro_build reuse-repro-tree
 	add_case reuse-reproducible case_reuse_reproducible \
 		fips140-build reuse-repro-build
+	add_case reuse-certified-build case_reuse_certified_build \
+		fips140-build
 	add_case reuse-outside-tree case_reuse_outside_tree tree
 	add_case reuse-missing-prebuilt case_reuse_missing_prebuilt \
 		reuse-outside-tree
 	add_case reuse-outside-build case_reuse_outside_build \
-		fips140-build reuse-outside-tree
+		reuse-certified-build reuse-outside-tree
 	add_case reuse-outside-checks case_reuse_outside_checks \
 		reuse-outside-build
 	add_case reuse-outside-initramfs case_reuse_outside_initramfs \
@@ -921,7 +892,7 @@ register_cases() {
 	add_case reuse-modular-boot case_reuse_modular_boot \
 		reuse-modular-initramfs
 	add_case reuse-dual-build case_reuse_dual_build \
-		fips140-build reuse-outside-tree
+		reuse-certified-build reuse-outside-tree
 	add_case reuse-dual-initramfs case_reuse_dual_initramfs \
 		reuse-dual-build
 	add_case reuse-dual-boot case_reuse_dual_boot reuse-dual-initramfs
@@ -929,14 +900,10 @@ register_cases() {
 		reuse-dual-initramfs
 	add_case reuse-abi-tree case_reuse_abi_tree tree
 	add_case reuse-abi-break case_reuse_abi_break \
-		fips140-build reuse-abi-tree
-	add_case x86-build case_x86_build series
-	add_case x86-initramfs case_x86_initramfs x86-build
-	add_boots x86 x86-initramfs
+		reuse-certified-build reuse-abi-tree
+	add_target x86
 	add_case x86-drivers case_x86_drivers x86-boot x86-fips-boot
-	add_case sig-build case_sig_build series
-	add_case sig-initramfs case_sig_initramfs sig-build
-	add_boots sig sig-initramfs
+	add_target sig
 	add_case sig-abi-crc case_sig_abi_crc sig-build
 	add_case sig-abi-btf case_sig_abi_btf sig-build
 	add_case reuse-crc-tree case_reuse_crc_tree tree
@@ -966,16 +933,74 @@ add_case() {
 	NAMES="$NAMES$_case "
 }
 
-# add_boots PREFIX NEED: the normal and fips=1 boots of a target and their
-# verdicts, PREFIX-boot, -verdict, -fips-boot and -fips-verdict (functions
-# case_PREFIX_boot, ...), after case NEED. A verdict also runs after a
-# failed boot: it says what went wrong.
-add_boots() {
-	_f=$(echo "$1" | tr - _)
-	add_case "$1-boot" "case_${_f}_boot" "$2"
-	add_case "$1-verdict" "case_${_f}_verdict" "~$1-boot"
-	add_case "$1-fips-boot" "case_${_f}_fips_boot" "$2"
-	add_case "$1-fips-verdict" "case_${_f}_fips_verdict" "~$1-fips-boot"
+# step_fn TARGET CASE GENERIC[:ARG]: the function of TARGET's case
+# TARGET-CASE: case_TARGET_CASE ("-" as "_") where test.sh defines it,
+# else the generic case_target_GENERIC, with TARGET (and ARG).
+step_fn() {
+	_fn=case_$(echo "$1-$2" | tr - _)
+	if type "$_fn" >/dev/null 2>&1; then
+		echo "$_fn"
+	else
+		_g=$3
+		case $_g in
+		*:*) echo "case_target_${_g%%:*}:$1:${_g#*:}" ;;
+		*) echo "case_target_$_g:$1" ;;
+		esac
+	fi
+}
+
+# add_comparison TARGET: TARGET's boots against those of its "compare"
+# target: the same algorithms, refusals, /proc/sys/crypto and FIPS
+# self-tests.
+add_comparison() {
+	_cmp=$(target_key "$1" compare)
+	for _c in same-algs same-refusals same-proc-sys-crypto; do
+		add_case "$1-$_c" "$(step_fn "$1" "$_c" "$(echo "$_c" | tr - _)")" \
+			"$_cmp-boot" "$_cmp-fips-boot" "$1-boot" "$1-fips-boot"
+	done
+	add_case "$1-selftests" "$(step_fn "$1" selftests selftests)" \
+		"$_cmp-fips-boot" "$1-fips-boot"
+}
+
+# add_target TARGET: the cases of tests/targets/TARGET.target, in its
+# tier: build, initramfs, a boot and its verdict per mode (a verdict
+# also runs after a failed boot: it says what went wrong), and the
+# comparisons with its "compare" target, as soon as both are added.
+COMPARING=' '	# targets added whose comparisons wait for the other one
+add_target() {
+	_tier=$TIER
+	TIER=$(target_key "$1" tier ci)
+	case $(target_key "$1" tree) in
+	pristine) _tree=tree ;;
+	series) _tree=series ;;
+	package) _tree= ;;
+	*) die "$TARGETS/$1.target: tree is pristine, series or package" ;;
+	esac
+	# shellcheck disable=SC2046 # lists of case names
+	add_case "$1-build" "$(step_fn "$1" build build)" $_tree \
+		$(target_key "$1" needs)
+	add_case "$1-initramfs" "$(step_fn "$1" initramfs initramfs)" \
+		"$1-build"
+	for _mode in $(target_key "$1" modes "default fips"); do
+		_c=$1
+		[ "$_mode" = default ] || _c=$1-$_mode
+		add_case "$_c-boot" \
+			"$(step_fn "$1" "${_c#"$1"}-boot" "boot:$_mode")" \
+			"$1-initramfs"
+		add_case "$_c-verdict" \
+			"$(step_fn "$1" "${_c#"$1"}-verdict" "verdict:$_mode")" \
+			"~$_c-boot"
+	done
+	[ -z "$(target_key "$1" compare)" ] || COMPARING="$COMPARING$1 "
+	for _t in $COMPARING; do
+		case $NAMES in *" $(target_key "$_t" compare)-boot "*) ;; *)
+			continue
+		esac
+		case $NAMES in *" $_t-boot "*) ;; *) continue ;; esac
+		add_comparison "$_t"
+		COMPARING=$(echo "$COMPARING" | sed "s/ $_t / /")
+	done
+	TIER=$_tier
 }
 
 passed=0
@@ -1140,35 +1165,82 @@ check_disk() {
 }
 
 usage() {
-	die "usage: test.sh [--list] [--extended | --all | CASE...]" \
-	    "| --mutate [MUTATION...]"
+	die "usage: test.sh [--list] [--extended | --all | [--target TARGET |" \
+	    "CASE-OR-GLOB]...] | --mutate [MUTATION...] | --sweep N [SEED]"
+}
+
+# target_cases TARGET: the cases of TARGET: those named TARGET-..., but
+# not those of a target with a longer name (debian-stock-boot is
+# debian-stock's, not debian's)
+target_cases() {
+	_others=$(target_names | awk -v t="$1" 'length($0) > length(t) &&
+			substr($0, 1, length(t) + 1) == t "-"')
+	printf '%s' "$CASES" | awk -v t="$1" -v others="$_others" '
+		BEGIN { n = split(others, o, "\n") }
+		substr($2, 1, length(t) + 1) == t "-" {
+			for (i = 1; i <= n; i++)
+				if (substr($2, 1, length(o[i]) + 1) == o[i] "-")
+					next
+			print $2
+		}'
+}
+
+# matching_cases PATTERN: the cases whose names match shell PATTERN
+matching_cases() {
+	printf '%s' "$CASES" | while read -r _tier _name _rest; do
+		# shellcheck disable=SC2254 # PATTERN is a pattern
+		case $_name in $1) echo "$_name" ;; esac
+	done
 }
 
 main() {
 	register_cases
 	tiers=ci
+	list=
+	[ "${1:-}" != --list ] || { list=1; shift; }
 	case ${1:-} in
-	--list)
-		printf '%s' "$CASES" | awk '{ t = $1; n = $2; $1 = $2 = $3 = ""
-			sub(/^ +/, ""); print n " [" t "]" \
-				($0 == "" ? "" : "  (needs " $0 ")") }'
-		return ;;
 	--mutate) shift; exec "$S/mutate.sh" "$@" ;;
+	--sweep) shift; exec "$S/sweep.sh" "$@" ;;
 	--extended) tiers=extended; shift ;;
 	--all) tiers="ci extended"; shift ;;
 	-*) usage ;;
 	esac
-	for _sel in "$@"; do
-		printf '%s' "$CASES" | awk -v c="$_sel" \
-			'$2 == c { f = 1 } END { exit !f }' ||
-			die "no such case: $_sel (see scripts/test.sh --list)"
+	# CASE-OR-GLOB and --target TARGET, in any order
+	_sel=
+	_target=
+	for _arg in "$@"; do
+		if [ "$_arg" = --target ]; then
+			_target=1
+			continue
+		elif [ -n "$_target" ]; then
+			[ -r "$TARGETS/$_arg.target" ] || die "no target $_arg" \
+				"(tests/targets: $(target_names | tr '\n' ' '))"
+			_m=$(target_cases "$_arg")
+			_target=
+		else
+			_m=$(matching_cases "$_arg")
+		fi
+		[ -n "$_m" ] ||
+			die "no case matches $_arg (see scripts/test.sh --list)"
+		_sel="$_sel $(echo "$_m" | tr '\n' ' ')"
 	done
+	[ -z "$_target" ] || usage
+	# shellcheck disable=SC2086 # a list of case names
+	[ $# = 0 ] || set -- $_sel
 	if [ $# = 0 ]; then
+		[ -z "$list" ] || tiers="ci extended"
 		# shellcheck disable=SC2046 # a list of case names
 		set -- $(printf '%s' "$CASES" | awk -v t=" $tiers " \
 			'index(t, " " $1 " ") { print $2 }')
 	fi
 	selected=" $(with_needs "$@" | tr '\n' ' ')"
+	if [ -n "$list" ]; then
+		printf '%s' "$CASES" | awk -v sel="$selected" '
+			index(sel, " " $2 " ") { t = $1; n = $2; $1 = $2 = $3 = ""
+			sub(/^ +/, ""); print n " [" t "]" \
+				($0 == "" ? "" : "  (needs " $0 ")") }'
+		return
+	fi
 	take_lock
 	check_disk
 	trap 'on_signal INT' INT

@@ -93,8 +93,8 @@ static int run(const struct aead_vec *v, enum mode mode)
 	if (tfm < 0)
 		goto out;
 	if (setsockopt(tfm, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, taglen) < 0) {
-		ktap_print("%s: ALG_SET_AEAD_AUTHSIZE: %s", name,
-			   strerror(errno));
+		ksft_print_msg("%s: ALG_SET_AEAD_AUTHSIZE: %s\n", name,
+			       strerror(errno));
 		goto close_tfm;
 	}
 	op = alg_accept(tfm, name);
@@ -105,15 +105,15 @@ static int run(const struct aead_vec *v, enum mode mode)
 	if (mode == BADTAG) {
 		ok = err == -EBADMSG;
 		if (!ok)
-			ktap_print("%s: wanted EBADMSG, got %d", name, err);
+			ksft_print_msg("%s: wanted EBADMSG, got %d\n", name, err);
 	} else if (!err) {
-		ok = ktap_memeq(name, out, want, outlen);
+		ok = check_memeq(name, out, want, outlen);
 	}
 	close(op);
 close_tfm:
 	close(tfm);
 out:
-	ktap_result(ok, name);
+	ksft_test_result(ok, "%s\n", name);
 	free(key); free(iv); free(aad); free(pt); free(ct); free(tag);
 	free(in); free(out); free(want);
 	return ok;
@@ -123,11 +123,12 @@ int main(void)
 {
 	size_t i, n = sizeof(vecs) / sizeof(vecs[0]);
 
-	ktap_plan(3 * n);
+	ksft_print_header();
+	ksft_set_plan(3 * n);
 	for (i = 0; i < n; i++) {
 		run(&vecs[i], ENCRYPT);
 		run(&vecs[i], DECRYPT);
 		run(&vecs[i], BADTAG);
 	}
-	return ktap_finish();
+	ksft_finished();
 }

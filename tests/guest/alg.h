@@ -15,7 +15,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "ktap.h"
+#include "guest.h"
 
 #ifndef SOL_ALG
 #define SOL_ALG 279
@@ -33,19 +33,19 @@ static inline int alg_bind(const char *type, const char *name,
 	fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		err = -errno;
-		ktap_print("%s: socket(AF_ALG): %s", name, strerror(errno));
+		ksft_print_msg("%s: socket(AF_ALG): %s\n", name, strerror(errno));
 		return err;
 	}
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		err = -errno;
-		ktap_print("%s: bind(%s): %s", name, type, strerror(errno));
+		ksft_print_msg("%s: bind(%s): %s\n", name, type, strerror(errno));
 		close(fd);
 		return err;
 	}
 	if (key && setsockopt(fd, SOL_ALG, ALG_SET_KEY, key, keylen) < 0) {
 		err = -errno;
-		ktap_print("%s: ALG_SET_KEY (%zu bytes): %s", name, keylen,
-			   strerror(errno));
+		ksft_print_msg("%s: ALG_SET_KEY (%zu bytes): %s\n", name, keylen,
+			       strerror(errno));
 		close(fd);
 		return err;
 	}
@@ -60,7 +60,7 @@ static inline int alg_accept(int tfm, const char *name)
 	if (fd < 0) {
 		int err = -errno;
 
-		ktap_print("%s: accept: %s", name, strerror(errno));
+		ksft_print_msg("%s: accept: %s\n", name, strerror(errno));
 		return err;
 	}
 	return fd;
@@ -74,11 +74,11 @@ static inline int alg_read(int op, const char *name, void *out, size_t len)
 	if (n < 0) {
 		int err = -errno;
 
-		ktap_print("%s: read: %s", name, strerror(errno));
+		ksft_print_msg("%s: read: %s\n", name, strerror(errno));
 		return err;
 	}
 	if ((size_t)n != len) {
-		ktap_print("%s: read %zd bytes, wanted %zu", name, n, len);
+		ksft_print_msg("%s: read %zd bytes, wanted %zu\n", name, n, len);
 		return -EIO;
 	}
 	return 0;
@@ -140,7 +140,7 @@ static inline int alg_cipher(int op, const char *name, int encrypt,
 	if (sendmsg(op, &msg, 0) != (ssize_t)inlen) {
 		int err = -errno;
 
-		ktap_print("%s: sendmsg: %s", name, strerror(errno));
+		ksft_print_msg("%s: sendmsg: %s\n", name, strerror(errno));
 		return err;
 	}
 	return alg_read(op, name, out, outlen);

@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 
-#include "ktap.h"
+#include "guest.h"
 #include "alg.h"
 
 static const struct {
@@ -44,7 +44,8 @@ int main(void)
 	int fips = fips_enabled();
 	size_t i;
 
-	ktap_plan(N_ALGS);
+	ksft_print_header();
+	ksft_set_plan(N_ALGS);
 	for (i = 0; i < N_ALGS; i++) {
 		int fd = alg_bind(algs[i].type, algs[i].name, NULL, 0);
 
@@ -52,11 +53,11 @@ int main(void)
 		if (fd >= 0)
 			close(fd);
 	}
-	ktap_print("---- BEGIN af-alg-bind ----");
+	ksft_print_msg("---- BEGIN af-alg-bind ----\n");
 	for (i = 0; i < N_ALGS; i++)
-		ktap_print("%s %s %s", algs[i].type, algs[i].name,
-			   err[i] ? strerror(err[i]) : "bound");
-	ktap_print("---- END af-alg-bind ----");
+		ksft_print_msg("%s %s %s\n", algs[i].type, algs[i].name,
+			       err[i] ? strerror(err[i]) : "bound");
+	ksft_print_msg("---- END af-alg-bind ----\n");
 
 	for (i = 0; i < N_ALGS; i++) {
 		int want_bound = algs[i].approved || !fips;
@@ -64,14 +65,14 @@ int main(void)
 		int want = want_bound ? 0 : ENOENT;
 
 		if (err[i] != want)
-			ktap_print("%s: %s, expected %s (%s mode)",
-				   algs[i].name,
-				   err[i] ? strerror(err[i]) : "bound",
-				   want ? strerror(want) : "bound",
-				   fips ? "FIPS" : "normal");
+			ksft_print_msg("%s: %s, expected %s (%s mode)\n",
+				       algs[i].name,
+				       err[i] ? strerror(err[i]) : "bound",
+				       want ? strerror(want) : "bound",
+				       fips ? "FIPS" : "normal");
 		snprintf(name, sizeof(name), "%s-%s", want_bound ? "bound" :
 			 "refused", algs[i].name);
-		ktap_result(err[i] == want, name);
+		ksft_test_result(err[i] == want, "%s\n", name);
 	}
-	return ktap_finish();
+	ksft_finished();
 }

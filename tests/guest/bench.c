@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ktap.h"
+#include "guest.h"
 #include "alg.h"
 
 #define BENCH_SECONDS 0.5
@@ -92,12 +92,12 @@ static void bench(const char *type, const char *name, const char *label,
 			} while (!err && elapsed < BENCH_SECONDS);
 		}
 		if (op >= 0 && !err)
-			ktap_print("bench %s %.3f MB/s", what,
-				   n * sizes[i] / elapsed / 1e6);
+			ksft_print_msg("bench %s %.3f MB/s\n", what,
+				       n * sizes[i] / elapsed / 1e6);
 		else
-			ktap_print("%s: request failed: %s", what,
-				   strerror(-err));
-		ktap_result(op >= 0 && !err, what);
+			ksft_print_msg("%s: request failed: %s\n", what,
+				       strerror(-err));
+		ksft_test_result(op >= 0 && !err, "%s\n", what);
 		if (op >= 0)
 			close(op);
 		if (tfm >= 0)
@@ -144,8 +144,8 @@ static void settle(void)
 		if (busy < 0.1)
 			break;
 	}
-	ktap_print("bench settle/busy-after-init %.3f s", now() - start);
-	ktap_result(busy < 0.1, "settle");
+	ksft_print_msg("bench settle/busy-after-init %.3f s\n", now() - start);
+	ksft_test_result(busy < 0.1, "settle\n");
 }
 
 /* MemTotal and MemAvailable, and the size of fips140 in /proc/modules */
@@ -159,7 +159,7 @@ static void memory(void)
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%63[^:]: %lu kB", name, &kb) == 2 &&
 		    (!strcmp(name, "MemTotal") || !strcmp(name, "MemAvailable"))) {
-			ktap_print("bench mem/%s %lu kB", name, kb);
+			ksft_print_msg("bench mem/%s %lu kB\n", name, kb);
 			found++;
 		}
 	if (f)
@@ -167,10 +167,10 @@ static void memory(void)
 	f = fopen("/proc/modules", "r");
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "fips140 %lu", &kb) == 1)
-			ktap_print("bench mem/fips140-module %lu B", kb);
+			ksft_print_msg("bench mem/fips140-module %lu B\n", kb);
 	if (f)
 		fclose(f);
-	ktap_result(found == 2, "memory");
+	ksft_test_result(found == 2, "memory\n");
 }
 
 /* The trampoline benchmark of the fips140 kernel, if it has one */
@@ -182,19 +182,19 @@ static void call_bench(void)
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	f = fopen("/sys/kernel/debug/fips140/call_bench", "r");
 	if (!f) {
-		ktap_skip("call-bench", "no fips140/call_bench in debugfs");
+		ksft_test_result_code(KSFT_SKIP, "call-bench", "%s", "no fips140/call_bench in debugfs");
 		return;
 	}
 	if (fscanf(f, "calls=%lu trampoline_ps=%lu direct_ps=%lu", &calls,
 		   &tramp, &direct) != 3) {
 		fclose(f);
-		ktap_result(0, "call-bench");
+		ksft_test_result(0, "call-bench\n");
 		return;
 	}
 	fclose(f);
-	ktap_print("bench call/trampoline %.3f ns", tramp / 1000.0);
-	ktap_print("bench call/direct %.3f ns", direct / 1000.0);
-	ktap_result(1, "call-bench");
+	ksft_print_msg("bench call/trampoline %.3f ns\n", tramp / 1000.0);
+	ksft_print_msg("bench call/direct %.3f ns\n", direct / 1000.0);
+	ksft_test_result(1, "call-bench\n");
 }
 
 static void raise_limit(const char *path)
@@ -202,7 +202,7 @@ static void raise_limit(const char *path)
 	int fd = open(path, O_WRONLY);
 
 	if (fd < 0 || write(fd, "4194304", 7) != 7)
-		ktap_print("cannot raise %s", path);
+		ksft_print_msg("cannot raise %s\n", path);
 	if (fd >= 0)
 		close(fd);
 }
@@ -215,11 +215,12 @@ int main(void)
 	/* A 1 MiB AEAD request must fit in the socket's buffers */
 	raise_limit("/proc/sys/net/core/wmem_max");
 	raise_limit("/proc/sys/net/core/rmem_max");
-	ktap_plan(2 * 3 + 3);
+	ksft_print_header();
+	ksft_set_plan(2 * 3 + 3);
 	settle();
 	memory();
 	bench("hash", "sha256", "sha256", NULL, 0, hash_request);
 	bench("aead", "gcm(aes)", "gcm(aes)", key, sizeof(key), gcm_request);
 	call_bench();
-	return ktap_finish();
+	ksft_finished();
 }

@@ -12,15 +12,15 @@
  *
  * The entries are in /proc/crypto order (newest registration first).
  */
-#include "ktap.h"
+#include "guest.h"
 #include "procfs.h"
 
 static void print_entry(const struct crypto_entry *e, void *arg)
 {
 	(void)arg;
-	ktap_print("name=%s driver=%s module=%s priority=%s type=%s selftest=%s%s%s",
-		   e->name, e->driver, e->module, e->priority, e->type,
-		   e->selftest, e->fips[0] ? " fips=" : "", e->fips);
+	ksft_print_msg("name=%s driver=%s module=%s priority=%s type=%s selftest=%s%s%s\n",
+		       e->name, e->driver, e->module, e->priority, e->type,
+		       e->selftest, e->fips[0] ? " fips=" : "", e->fips);
 }
 
 static int dump_file(const char *path, const char *section)
@@ -29,13 +29,13 @@ static int dump_file(const char *path, const char *section)
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
-		ktap_print("%s: %s", path, strerror(errno));
+		ksft_print_msg("%s: %s\n", path, strerror(errno));
 		return 0;
 	}
-	ktap_print("---- BEGIN %s ----", section);
+	ksft_print_msg("---- BEGIN %s ----\n", section);
 	while (fgets(line, sizeof(line), f))
-		ktap_print("%.*s", (int)strcspn(line, "\n"), line);
-	ktap_print("---- END %s ----", section);
+		ksft_print_msg("%.*s\n", (int)strcspn(line, "\n"), line);
+	ksft_print_msg("---- END %s ----\n", section);
 	fclose(f);
 	return 1;
 }
@@ -44,14 +44,13 @@ int main(void)
 {
 	int n;
 
-	ktap_plan(3);
-	ktap_print("---- BEGIN proc-crypto ----");
+	ksft_print_header();
+	ksft_set_plan(3);
+	ksft_print_msg("---- BEGIN proc-crypto ----\n");
 	n = crypto_entries(print_entry, NULL);
-	ktap_print("---- END proc-crypto ----");
-	ktap_result(n > 0, "dump-proc-crypto");
-	ktap_result(dump_file("/proc/modules", "proc-modules"),
-		    "dump-proc-modules");
-	ktap_result(dump_file("/proc/cmdline", "proc-cmdline"),
-		    "dump-proc-cmdline");
-	return ktap_finish();
+	ksft_print_msg("---- END proc-crypto ----\n");
+	ksft_test_result(n > 0, "dump-proc-crypto\n");
+	ksft_test_result(dump_file("/proc/modules", "proc-modules"), "dump-proc-modules\n");
+	ksft_test_result(dump_file("/proc/cmdline", "proc-cmdline"), "dump-proc-cmdline\n");
+	ksft_finished();
 }

@@ -26,7 +26,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "ktap.h"
+#include "guest.h"
 #include "procfs.h"
 
 #define STATUS_DIR "/sys/kernel/fips140"
@@ -39,7 +39,7 @@ static int read_line(const char *path, char *v, size_t size)
 
 	v[0] = 0;
 	if (!f) {
-		ktap_print("%s: %s", path, strerror(errno));
+		ksft_print_msg("%s: %s\n", path, strerror(errno));
 		return 0;
 	}
 	ok = fgets(v, size, f) != NULL;
@@ -56,21 +56,21 @@ static int dump_dir(const char *dir, const char *section)
 
 	n = scandir(dir, &names, NULL, alphasort);
 	if (n < 0) {
-		ktap_print("%s: %s", dir, strerror(errno));
+		ksft_print_msg("%s: %s\n", dir, strerror(errno));
 		return 0;
 	}
-	ktap_print("---- BEGIN %s ----", section);
+	ksft_print_msg("---- BEGIN %s ----\n", section);
 	for (i = 0; i < n; i++) {
 		if (names[i]->d_name[0] != '.') {
 			snprintf(path, sizeof(path), "%s/%s", dir,
 				 names[i]->d_name);
 			ok &= read_line(path, v, sizeof(v));
-			ktap_print("%s=%s", names[i]->d_name, v);
+			ksft_print_msg("%s=%s\n", names[i]->d_name, v);
 		}
 		free(names[i]);
 	}
 	free(names);
-	ktap_print("---- END %s ----", section);
+	ksft_print_msg("---- END %s ----\n", section);
 	return ok;
 }
 
@@ -84,7 +84,7 @@ static int status_is(const char *name, const char *want)
 		return 0;
 	if (!strcmp(v, want))
 		return 1;
-	ktap_print("%s: \"%s\", expected \"%s\"", path, v, want);
+	ksft_print_msg("%s: \"%s\", expected \"%s\"\n", path, v, want);
 	return 0;
 }
 
@@ -98,7 +98,7 @@ static int status_is_hex(const char *name, size_t len)
 		return 0;
 	if (strlen(v) == len && strspn(v, "0123456789abcdef") == len)
 		return 1;
-	ktap_print("%s: \"%s\" is not %zu hex digits", path, v, len);
+	ksft_print_msg("%s: \"%s\" is not %zu hex digits\n", path, v, len);
 	return 0;
 }
 
@@ -112,7 +112,7 @@ static int status_count(const char *name, long *n)
 	*n = strtol(v, &end, 10);
 	if (v[0] && !*end)
 		return 1;
-	ktap_print("%s: \"%s\" is not a number", path, v);
+	ksft_print_msg("%s: \"%s\" is not a number\n", path, v);
 	return 0;
 }
 
@@ -122,22 +122,22 @@ static void check_module_status(int fips)
 	long passed = 0, failed = -1;
 	int ok;
 
-	ktap_result(dump_dir(STATUS_DIR, "sys-fips140"), "status-readable");
+	ksft_test_result(dump_dir(STATUS_DIR, "sys-fips140"), "status-readable\n");
 	ok = read_line(STATUS_DIR "/version", version, sizeof(version)) &&
 	     version[0] && strcmp(version, "unknown");
-	ktap_result(ok, "version");
-	ktap_result(status_is_hex("build_id", 40), "build-id");
-	ktap_result(status_is_hex("hmac_digest", 64), "hmac-digest");
-	ktap_result(status_is("integrity", "passed"), "integrity-passed");
+	ksft_test_result(ok, "version\n");
+	ksft_test_result(status_is_hex("build_id", 40), "build-id\n");
+	ksft_test_result(status_is_hex("hmac_digest", 64), "hmac-digest\n");
+	ksft_test_result(status_is("integrity", "passed"), "integrity-passed\n");
 	ok = status_is("selftest", "passed") &&
 	     status_count("selftests_passed", &passed) &&
 	     status_count("selftests_failed", &failed);
 	if (ok && (passed <= 0 || failed != 0)) {
-		ktap_print("%ld self-tests passed, %ld failed", passed, failed);
+		ksft_print_msg("%ld self-tests passed, %ld failed\n", passed, failed);
 		ok = 0;
 	}
-	ktap_result(ok, "selftests-passed");
-	ktap_result(status_is("fips_mode", fips ? "1" : "0"), "fips-mode");
+	ksft_test_result(ok, "selftests-passed\n");
+	ksft_test_result(status_is("fips_mode", fips ? "1" : "0"), "fips-mode\n");
 }
 
 #ifndef AF_ALG
@@ -151,15 +151,15 @@ static void expect_errno(long ret, int want, const char *name)
 	int err = errno;
 
 	if (ret < 0 && err == want) {
-		ktap_result(1, name);
+		ksft_test_result(1, "%s\n", name);
 		return;
 	}
 	if (ret < 0)
-		ktap_print("%s: %s, expected %s", name, strerror(err),
-			   strerror(want));
+		ksft_print_msg("%s: %s, expected %s\n", name, strerror(err),
+			       strerror(want));
 	else
-		ktap_print("%s: succeeded, expected %s", name, strerror(want));
-	ktap_result(0, name);
+		ksft_print_msg("%s: succeeded, expected %s\n", name, strerror(want));
+	ksft_test_result(0, "%s\n", name);
 }
 
 /* Whether /proc/modules lists MOD */
@@ -185,13 +185,14 @@ static int check_absent(void)
 	char failure[256];
 	int ok;
 
-	ktap_plan(7);
-	ktap_result(dump_dir(STATUS_DIR, "sys-fips140"), "status-readable");
+	ksft_print_header();
+	ksft_set_plan(7);
+	ksft_test_result(dump_dir(STATUS_DIR, "sys-fips140"), "status-readable\n");
 	ok = read_line(STATUS_DIR "/failure", failure, sizeof(failure)) &&
 	     failure[0] && strcmp(failure, "none");
-	ktap_print("failure: %s", failure);
-	ktap_result(ok, "failure-reported");
-	ktap_result(!module_listed("fips140"), "not-in-proc-modules");
+	ksft_print_msg("failure: %s\n", failure);
+	ksft_test_result(ok, "failure-reported\n");
+	ksft_test_result(!module_listed("fips140"), "not-in-proc-modules\n");
 	expect_errno(access("/proc/crypto", F_OK), ENOENT, "no-proc-crypto");
 	expect_errno(access("/proc/sys/crypto", F_OK), ENOENT,
 		     "no-proc-sys-crypto");
@@ -200,7 +201,7 @@ static int check_absent(void)
 	expect_errno(syscall(SYS_add_key, "asymmetric", "fips140-absent",
 			     key, sizeof(key), KEY_SPEC_PROCESS_KEYRING),
 		     ENODEV, "no-asymmetric-key-type");
-	return ktap_finish();
+	ksft_finished();
 }
 
 int main(void)
@@ -215,25 +216,25 @@ int main(void)
 		return check_absent();
 	dir_exists = access(STATUS_DIR, F_OK) == 0;
 
-	ktap_plan(strcmp(crypto, "fips140") ? 3 : 10);
-	ktap_result(dump_dir("/proc/sys/crypto", "proc-sys-crypto"),
-		    "proc-sys-crypto-readable");
+	ksft_print_header();
+	ksft_set_plan(strcmp(crypto, "fips140") ? 3 : 10);
+	ksft_test_result(dump_dir("/proc/sys/crypto", "proc-sys-crypto"), "proc-sys-crypto-readable\n");
 	if (fips_enabled() != fips)
-		ktap_print("fips_enabled is %d, the command line says fips=%s",
-			   fips_enabled(), fips_arg);
-	ktap_result(fips_enabled() == fips, "fips-enabled-matches-cmdline");
+		ksft_print_msg("fips_enabled is %d, the command line says fips=%s\n",
+			       fips_enabled(), fips_arg);
+	ksft_test_result(fips_enabled() == fips, "fips-enabled-matches-cmdline\n");
 
 	if (!strcmp(crypto, "fips140")) {
-		ktap_result(dir_exists, "status-dir-exists");
+		ksft_test_result(dir_exists, "status-dir-exists\n");
 		if (dir_exists)
 			check_module_status(fips);
 		else
-			ktap_print(STATUS_DIR " is missing");
+			ksft_print_msg(STATUS_DIR " is missing\n");
 	} else {
 		if (dir_exists)
-			ktap_print(STATUS_DIR " exists, harness.crypto=%s",
-				   crypto);
-		ktap_result(!dir_exists, "no-status-dir");
+			ksft_print_msg(STATUS_DIR " exists, harness.crypto=%s\n",
+				       crypto);
+		ksft_test_result(!dir_exists, "no-status-dir\n");
 	}
-	return ktap_finish();
+	ksft_finished();
 }

@@ -111,8 +111,8 @@ static int send_msg(int op, const struct hash_vec *v, const unsigned char *msg,
 
 			if (send(op, piece, sizeof(piece),
 				 last ? 0 : MSG_MORE) != sizeof(piece)) {
-				ktap_print("%s: send: %s", v->test,
-					   strerror(errno));
+				ksft_print_msg("%s: send: %s\n", v->test,
+					       strerror(errno));
 				return -1;
 			}
 		}
@@ -120,7 +120,7 @@ static int send_msg(int op, const struct hash_vec *v, const unsigned char *msg,
 	}
 	/* The empty message: nothing to send, read() finalises. */
 	if (len && send(op, msg, len, 0) != (ssize_t)len) {
-		ktap_print("%s: send: %s", v->test, strerror(errno));
+		ksft_print_msg("%s: send: %s\n", v->test, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -149,9 +149,9 @@ static int run(const struct hash_vec *v)
 			goto out;
 		ok = setsockopt(tfm, SOL_ALG, ALG_SET_KEY, key, keylen) < 0 &&
 		     errno == EINVAL;
-		ktap_print("%s: FIPS mode: %zu-byte key %s", v->test, keylen,
-			   ok ? "refused (EINVAL), as required" :
-			   "not refused with EINVAL");
+		ksft_print_msg("%s: FIPS mode: %zu-byte key %s\n", v->test, keylen,
+			       ok ? "refused (EINVAL), as required" :
+			       "not refused with EINVAL");
 		close(tfm);
 		goto out;
 	}
@@ -162,7 +162,7 @@ static int run(const struct hash_vec *v)
 	if (op >= 0) {
 		if (!send_msg(op, v, msg, len) &&
 		    !alg_read(op, v->test, got, mdlen))
-			ok = ktap_memeq(v->test, got, md, mdlen);
+			ok = check_memeq(v->test, got, md, mdlen);
 		close(op);
 	}
 	close(tfm);
@@ -177,8 +177,9 @@ int main(void)
 {
 	size_t i, n = sizeof(vecs) / sizeof(vecs[0]);
 
-	ktap_plan(n);
+	ksft_print_header();
+	ksft_set_plan(n);
 	for (i = 0; i < n; i++)
-		ktap_result(run(&vecs[i]), vecs[i].test);
-	return ktap_finish();
+		ksft_test_result(run(&vecs[i]), "%s\n", vecs[i].test);
+	ksft_finished();
 }

@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ktap.h"
+#include "guest.h"
 #include "procfs.h"
 
 static char expect[32], modules[256];
@@ -69,21 +69,20 @@ static void check_fips140(void)
 	char line[512];
 	int present = module_line("fips140", line, sizeof(line));
 
-	ktap_result(present, "fips140-loaded");
+	ksft_test_result(present, "fips140-loaded\n");
 	if (present)
-		ktap_print("%.*s", (int)strcspn(line, "\n"), line);
-	ktap_result(present && strstr(line, "[permanent]"), "fips140-permanent");
+		ksft_print_msg("%.*s\n", (int)strcspn(line, "\n"), line);
+	ksft_test_result(present && strstr(line, "[permanent]"), "fips140-permanent\n");
 
 	errno = 0;
-	ktap_result(syscall(SYS_delete_module, "fips140", O_NONBLOCK) != 0 &&
-		    module_line("fips140", line, sizeof(line)),
-		    "fips140-cannot-be-removed");
-	ktap_print("delete_module(fips140): %s", strerror(errno));
+	ksft_test_result(syscall(SYS_delete_module, "fips140", O_NONBLOCK) != 0 &&
+			 module_line("fips140", line, sizeof(line)), "fips140-cannot-be-removed\n");
+	ksft_print_msg("delete_module(fips140): %s\n", strerror(errno));
 
 	crypto_entries(count, &s);
-	ktap_print("/proc/crypto: %d entries, %d from fips140, %d from kernel",
-		   s.total, s.of_module, s.of_kernel);
-	ktap_result(s.of_module > 0 && s.of_kernel == 0, "crypto-served-by-fips140");
+	ksft_print_msg("/proc/crypto: %d entries, %d from fips140, %d from kernel\n",
+		       s.total, s.of_module, s.of_kernel);
+	ksft_test_result(s.of_module > 0 && s.of_kernel == 0, "crypto-served-by-fips140\n");
 }
 
 static void check_kernel(void)
@@ -91,12 +90,12 @@ static void check_kernel(void)
 	struct served s = { .module = NULL };
 	char line[512];
 
-	ktap_result(!module_line("fips140", line, sizeof(line)) &&
-		    access("/sys/module/fips140", F_OK) != 0, "no-fips140");
+	ksft_test_result(!module_line("fips140", line, sizeof(line)) &&
+			 access("/sys/module/fips140", F_OK) != 0, "no-fips140\n");
 	crypto_entries(count, &s);
-	ktap_print("/proc/crypto: %d entries, %d from kernel", s.total,
-		   s.of_kernel);
-	ktap_result(s.of_kernel > 0, "crypto-served-by-kernel");
+	ksft_print_msg("/proc/crypto: %d entries, %d from kernel\n", s.total,
+		       s.of_kernel);
+	ksft_test_result(s.of_kernel > 0, "crypto-served-by-kernel\n");
 }
 
 static int modprobe(const char *name)
@@ -120,7 +119,7 @@ static void check_module(const char *name)
 
 	snprintf(tname, sizeof(tname), "module-%s-loads", name);
 	loaded = modprobe(name) && module_line(name, line, sizeof(line));
-	ktap_result(loaded, tname);
+	ksft_test_result(loaded, "%s\n", tname);
 	/* The self-tests of new algorithms run in the background: wait 10 s */
 	for (tries = 0; tries < 100; tries++) {
 		memset(&s, 0, sizeof(s));
@@ -130,11 +129,11 @@ static void check_module(const char *name)
 			break;
 		usleep(100000);
 	}
-	ktap_print("%s: %d /proc/crypto entries, %d passed their self-test",
-		   name, s.of_module, s.of_module_passed);
+	ksft_print_msg("%s: %d /proc/crypto entries, %d passed their self-test\n",
+		       name, s.of_module, s.of_module_passed);
 	snprintf(tname, sizeof(tname), "module-%s-serves", name);
-	ktap_result(loaded && s.of_module > 0 && s.of_module == s.of_module_passed,
-		    tname);
+	ksft_test_result(loaded && s.of_module > 0 && s.of_module == s.of_module_passed, "%s\n",
+			 tname);
 }
 
 int main(void)
@@ -148,21 +147,22 @@ int main(void)
 	for (name = strtok_r(list, ",", &p); name; name = strtok_r(NULL, ",", &p))
 		n++;
 
+	ksft_print_header();
 	if (!strcmp(expect, "fips140")) {
-		ktap_plan(4 + 2 * n);
+		ksft_set_plan(4 + 2 * n);
 		check_fips140();
 	} else if (!strcmp(expect, "kernel")) {
-		ktap_plan(2 + 2 * n);
+		ksft_set_plan(2 + 2 * n);
 		check_kernel();
 	} else {
-		ktap_plan(1);
-		ktap_print("harness.crypto=fips140|kernel missing on the kernel command line");
-		ktap_result(0, "expectation");
-		return ktap_finish();
+		ksft_set_plan(1);
+		ksft_print_msg("harness.crypto=fips140|kernel missing on the kernel command line\n");
+		ksft_test_result(0, "expectation\n");
+		ksft_finished();
 	}
 
 	snprintf(list, sizeof(list), "%s", modules);
 	for (name = strtok_r(list, ",", &p); name; name = strtok_r(NULL, ",", &p))
 		check_module(name);
-	return ktap_finish();
+	ksft_finished();
 }

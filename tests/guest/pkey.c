@@ -18,7 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "ktap.h"
+#include "guest.h"
 
 #define KEYS "/keys/"
 
@@ -56,7 +56,7 @@ static unsigned char *slurp(const char *name, size_t *len)
 	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size == 0 ||
 	    !(p = malloc(st.st_size)) ||
 	    read(fd, p, st.st_size) != st.st_size) {
-		ktap_print("%s: cannot read: %s", path, strerror(errno));
+		ksft_print_msg("%s: cannot read: %s\n", path, strerror(errno));
 		free(p);
 		p = NULL;
 	}
@@ -88,11 +88,11 @@ static int rejected(long ret, const char *what)
 {
 	if (ret < 0 && (errno == EKEYREJECTED || errno == EBADMSG ||
 			errno == EINVAL)) {
-		ktap_print("%s: rejected (%s)", what, strerror(errno));
+		ksft_print_msg("%s: rejected (%s)\n", what, strerror(errno));
 		return 1;
 	}
-	ktap_print("%s: wanted rejection, got %s", what,
-		   ret < 0 ? strerror(errno) : "success");
+	ksft_print_msg("%s: wanted rejection, got %s\n", what,
+		       ret < 0 ? strerror(errno) : "success");
 	return 0;
 }
 
@@ -113,32 +113,32 @@ static void run(const struct pkey_case *c, long ring, unsigned char *digest,
 	if (cert && ring >= 0) {
 		key = add_key("asymmetric", c->test, cert, certlen, ring);
 		if (key < 0)
-			ktap_print("add_key(asymmetric, %s): %s", c->cert,
-				   strerror(errno));
+			ksft_print_msg("add_key(asymmetric, %s): %s\n", c->cert,
+				       strerror(errno));
 	}
-	ktap_result(key >= 0, name);
+	ksft_test_result(key >= 0, "%s\n", name);
 
 	snprintf(name, sizeof(name), "%s-query", c->test);
 	memset(&q, 0, sizeof(q));
 	ok = key >= 0 && keyctl(KEYCTL_PKEY_QUERY, key, 0, (long)c->info,
 				(long)&q) == 0;
 	if (key >= 0 && !ok)
-		ktap_print("KEYCTL_PKEY_QUERY: %s", strerror(errno));
+		ksft_print_msg("KEYCTL_PKEY_QUERY: %s\n", strerror(errno));
 	if (ok && (q.key_size != c->bits ||
 		   !(q.supported_ops & KEYCTL_SUPPORTS_VERIFY))) {
-		ktap_print("key_size %u (want %u), supported_ops %#x",
-			   q.key_size, c->bits, q.supported_ops);
+		ksft_print_msg("key_size %u (want %u), supported_ops %#x\n",
+			       q.key_size, c->bits, q.supported_ops);
 		ok = 0;
 	}
-	ktap_result(ok, name);
+	ksft_test_result(ok, "%s\n", name);
 
 	snprintf(name, sizeof(name), "%s-verify", c->test);
 	ok = key >= 0 && sig && digest &&
 	     verify(key, c->info, digest, dlen, sig, siglen) == 0;
 	if (key >= 0 && sig && digest && !ok)
-		ktap_print("KEYCTL_PKEY_VERIFY (%s): %s", c->info,
-			   strerror(errno));
-	ktap_result(ok, name);
+		ksft_print_msg("KEYCTL_PKEY_VERIFY (%s): %s\n", c->info,
+			       strerror(errno));
+	ksft_test_result(ok, "%s\n", name);
 
 	snprintf(name, sizeof(name), "%s-wrong-digest-rejected", c->test);
 	ok = 0;
@@ -148,7 +148,7 @@ static void run(const struct pkey_case *c, long ring, unsigned char *digest,
 			      "other digest");
 		digest[0] ^= 0x01;
 	}
-	ktap_result(ok, name);
+	ksft_test_result(ok, "%s\n", name);
 
 	snprintf(name, sizeof(name), "%s-bad-sig-rejected", c->test);
 	ok = 0;
@@ -157,7 +157,7 @@ static void run(const struct pkey_case *c, long ring, unsigned char *digest,
 		ok = rejected(verify(key, c->info, digest, dlen, sig, siglen),
 			      "corrupted signature");
 	}
-	ktap_result(ok, name);
+	ksft_test_result(ok, "%s\n", name);
 	free(cert);
 	free(sig);
 }
@@ -168,14 +168,15 @@ int main(void)
 	unsigned char *digest;
 	long ring;
 
-	ktap_plan(5 * n);
+	ksft_print_header();
+	ksft_set_plan(5 * n);
 	ring = add_key("keyring", "fips140-test", NULL, 0,
 		       KEY_SPEC_PROCESS_KEYRING);
 	if (ring < 0)
-		ktap_print("add_key(keyring): %s", strerror(errno));
+		ksft_print_msg("add_key(keyring): %s\n", strerror(errno));
 	digest = slurp("data.sha256", &dlen);
 	for (i = 0; i < n; i++)
 		run(&cases[i], ring, digest, dlen);
 	free(digest);
-	return ktap_finish();
+	ksft_finished();
 }

@@ -42,12 +42,12 @@ static int run(const char *alg)
 		if (!alg_read(op, alg, a, LEN) && !alg_read(op, alg, b, LEN)) {
 			ok = 1;
 			if (allzero(a, LEN) || allzero(b, LEN)) {
-				ktap_print("%s: all-zero output", alg);
+				ksft_print_msg("%s: all-zero output\n", alg);
 				ok = 0;
 			}
 			if (!memcmp(a, b, LEN)) {
-				ktap_print("%s: two reads gave the same bytes",
-					   alg);
+				ksft_print_msg("%s: two reads gave the same bytes\n",
+					       alg);
 				ok = 0;
 			}
 		}
@@ -62,10 +62,11 @@ int main(void)
 	size_t i, n = sizeof(rngs) / sizeof(rngs[0]);
 	char name[64];
 
-	ktap_plan(n);
+	ksft_print_header();
+	ksft_set_plan(n);
 	for (i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "rng-%s", rngs[i]);
-		ktap_result(run(rngs[i]), name);
+		ksft_test_result(run(rngs[i]), "%s\n", name);
 	}
-	return ktap_finish();
+	ksft_finished();
 }

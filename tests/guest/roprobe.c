@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ktap.h"
+#include "guest.h"
 
 #define PROBE "/proc/fips140-ro-probe"
 #define LOG_SIZE (1 << 20)
@@ -35,13 +35,13 @@ static int load_probe(void)
 	int ret;
 
 	if (fd < 0) {
-		ktap_print("/extra/fips140_ro_probe.ko: %s", strerror(errno));
+		ksft_print_msg("/extra/fips140_ro_probe.ko: %s\n", strerror(errno));
 		return 0;
 	}
 	ret = syscall(SYS_finit_module, fd, "", 0);
 	if (ret)
-		ktap_print("finit_module(fips140_ro_probe.ko): %s",
-			   strerror(errno));
+		ksft_print_msg("finit_module(fips140_ro_probe.ko): %s\n",
+			       strerror(errno));
 	close(fd);
 	return ret == 0;
 }
@@ -52,13 +52,13 @@ static int probe_cmd(const char *cmd, unsigned long addr)
 	int fd = open(PROBE, O_WRONLY | O_CLOEXEC), n, ok;
 
 	if (fd < 0) {
-		ktap_print(PROBE ": %s", strerror(errno));
+		ksft_print_msg(PROBE ": %s\n", strerror(errno));
 		return 0;
 	}
 	n = snprintf(buf, sizeof(buf), "%s 0x%lx", cmd, addr);
 	ok = write(fd, buf, n) == n;
 	if (!ok)
-		ktap_print("%s 0x%lx: %s", cmd, addr, strerror(errno));
+		ksft_print_msg("%s 0x%lx: %s\n", cmd, addr, strerror(errno));
 	close(fd);
 	return ok;
 }
@@ -98,8 +98,8 @@ static int poke_killed(unsigned long addr)
 		return 0;
 	if (WIFSIGNALED(status))
 		return 1;
-	ktap_print("poke 0x%lx: the writer exited (status %d), not killed",
-		   addr, WEXITSTATUS(status));
+	ksft_print_msg("poke 0x%lx: the writer exited (status %d), not killed\n",
+		       addr, WEXITSTATUS(status));
 	return 0;
 }
 
@@ -108,7 +108,7 @@ static int read_klog(void)
 	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, klog, LOG_SIZE);
 
 	if (n < 0) {
-		ktap_print("klogctl: %s", strerror(errno));
+		ksft_print_msg("klogctl: %s\n", strerror(errno));
 		return 0;
 	}
 	klog[n] = 0;
@@ -135,7 +135,7 @@ static int oops_is_write_fault(unsigned long addr)
 	snprintf(mark, sizeof(mark), "fips140_ro_probe: poke %lx", addr);
 	oops = strstr(klog, mark);
 	if (!oops) {
-		ktap_print("no \"%s\" in the kernel log", mark);
+		ksft_print_msg("no \"%s\" in the kernel log\n", mark);
 		return 0;
 	}
 	snprintf(want, sizeof(want),
@@ -144,8 +144,8 @@ static int oops_is_write_fault(unsigned long addr)
 	    !strstr(oops, "#PF: supervisor write access in kernel mode") ||
 	    !strstr(oops, "permissions violation") ||
 	    !strstr(oops, "[fips140_ro_probe]")) {
-		ktap_print("the oops after \"%s\" is not a write fault on a present page at %lx in fips140_ro_probe",
-			   mark, addr);
+		ksft_print_msg("the oops after \"%s\" is not a write fault on a present page at %lx in fips140_ro_probe\n",
+			       mark, addr);
 		return 0;
 	}
 	return 1;
@@ -158,25 +158,25 @@ static void check_target(const char *kind, const char *sym,
 	char name[64];
 	int ok;
 
-	ktap_print("%s placeholder %s at 0x%lx", kind, sym, addr);
+	ksft_print_msg("%s placeholder %s at 0x%lx\n", kind, sym, addr);
 	ok = peek(addr, &before) && before;
 	if (ok)
-		ktap_print("%s = 0x%lx", sym, before);
+		ksft_print_msg("%s = 0x%lx\n", sym, before);
 	else
-		ktap_print("%s is not set", sym);
+		ksft_print_msg("%s is not set\n", sym);
 	snprintf(name, sizeof(name), "%s-placeholder-set", kind);
-	ktap_result(ok, name);
+	ksft_test_result(ok, "%s\n", name);
 
 	ok = poke_killed(addr) && oops_is_write_fault(addr);
 	snprintf(name, sizeof(name), "%s-write-faults", kind);
-	ktap_result(ok, name);
+	ksft_test_result(ok, "%s\n", name);
 
 	ok = peek(addr, &after) && after == before;
 	if (!ok)
-		ktap_print("%s: 0x%lx before the write, 0x%lx after", sym,
-			   before, after);
+		ksft_print_msg("%s: 0x%lx before the write, 0x%lx after\n", sym,
+			       before, after);
 	snprintf(name, sizeof(name), "%s-value-kept", kind);
-	ktap_result(ok, name);
+	ksft_test_result(ok, "%s\n", name);
 }
 
 int main(void)
@@ -186,11 +186,12 @@ int main(void)
 	int targets = 0, ok;
 	FILE *f;
 
-	ktap_plan(8);
+	ksft_print_header();
+	ksft_set_plan(8);
 	f = fopen("/extra/ro-targets", "r");
 	if (!f)
-		ktap_print("/extra/ro-targets: %s", strerror(errno));
-	ktap_result(f && load_probe(), "probe-loaded");
+		ksft_print_msg("/extra/ro-targets: %s\n", strerror(errno));
+	ksft_test_result(f && load_probe(), "probe-loaded\n");
 	while (f && fscanf(f, "%15s %127s %lx", kind, sym, &addr) == 3) {
 		check_target(kind, sym, addr);
 		targets++;
@@ -198,15 +199,15 @@ int main(void)
 	if (f)
 		fclose(f);
 	if (targets != 2)
-		ktap_print("%d targets in /extra/ro-targets, expected 2",
-			   targets);
+		ksft_print_msg("%d targets in /extra/ro-targets, expected 2\n",
+			       targets);
 
 	ok = targets == 2 && read_klog() &&
 	     count(klog, "BUG: unable to handle page fault") == 2 &&
 	     count(klog, "---[ end trace") == 2 && !count(klog, "WARNING:") &&
 	     !count(klog, "kernel BUG at");
 	if (!ok)
-		ktap_print("the kernel log has other failures than the two expected oopses");
-	ktap_result(ok, "no-other-failures");
-	return ktap_finish();
+		ksft_print_msg("the kernel log has other failures than the two expected oopses\n");
+	ksft_test_result(ok, "no-other-failures\n");
+	ksft_finished();
 }

@@ -12,7 +12,7 @@
  * "selftest : unknown". There "unknown" entries are listed but accepted;
  * any other value fails.
  */
-#include "ktap.h"
+#include "guest.h"
 #include "procfs.h"
 
 #define MAX_EXPECTED 32
@@ -39,7 +39,7 @@ static void expected_from_cmdline(void)
 	for (name = strtok_r(algs, ",", &p); name && nr_expected < MAX_EXPECTED;
 	     name = strtok_r(NULL, ",", &p))
 		expected[nr_expected++] = name;
-	ktap_print("expected algorithms from harness.algs: %zu", nr_expected);
+	ksft_print_msg("expected algorithms from harness.algs: %zu\n", nr_expected);
 }
 
 struct state {
@@ -54,13 +54,13 @@ static void check(const struct crypto_entry *e, void *arg)
 	size_t i;
 
 	if (s->fips && !strcmp(e->selftest, "unknown")) {
-		ktap_print("%s (%s): selftest : unknown (refused in FIPS mode)",
-			   e->driver, e->name);
+		ksft_print_msg("%s (%s): selftest : unknown (refused in FIPS mode)\n",
+			       e->driver, e->name);
 		s->refused++;
 	} else if (strcmp(e->selftest, "passed")) {
-		ktap_print("%s (%s, module %s): selftest : %s", e->driver,
-			   e->name, e->module, e->selftest[0] ? e->selftest :
-			   "(missing)");
+		ksft_print_msg("%s (%s, module %s): selftest : %s\n", e->driver,
+			       e->name, e->module, e->selftest[0] ? e->selftest :
+			       "(missing)");
 		s->failed++;
 	}
 	for (i = 0; i < nr_expected; i++)
@@ -74,29 +74,29 @@ int main(void)
 	size_t i, missing = 0;
 	int n;
 
-	ktap_plan(3);
+	ksft_print_header();
+	ksft_set_plan(3);
 	expected_from_cmdline();
 	s.fips = fips_enabled();
 	n = crypto_entries(check, &s);
 	if (n < 0)
-		ktap_print("/proc/crypto: %s", strerror(errno));
+		ksft_print_msg("/proc/crypto: %s\n", strerror(errno));
 	else
-		ktap_print("/proc/crypto has %d entries", n);
-	ktap_result(n > 0, "proc-crypto-readable");
+		ksft_print_msg("/proc/crypto has %d entries\n", n);
+	ksft_test_result(n > 0, "proc-crypto-readable\n");
 	if (s.refused)
-		ktap_print("FIPS mode: %d entries refused by the test manager",
-			   s.refused);
+		ksft_print_msg("FIPS mode: %d entries refused by the test manager\n",
+			       s.refused);
 	if (s.failed)
-		ktap_print("%d entries did not pass their self-test", s.failed);
-	ktap_result(n > 0 && !s.failed, "all-selftests-passed");
+		ksft_print_msg("%d entries did not pass their self-test\n", s.failed);
+	ksft_test_result(n > 0 && !s.failed, "all-selftests-passed\n");
 	for (i = 0; i < nr_expected; i++) {
 		if (!s.found[i]) {
-			ktap_print("no /proc/crypto entry named %s",
-				   expected[i]);
+			ksft_print_msg("no /proc/crypto entry named %s\n",
+				       expected[i]);
 			missing++;
 		}
 	}
-	ktap_result(n > 0 && nr_expected > 0 && !missing,
-		    "expected-algorithms-registered");
-	return ktap_finish();
+	ksft_test_result(n > 0 && nr_expected > 0 && !missing, "expected-algorithms-registered\n");
+	ksft_finished();
 }

@@ -83,13 +83,13 @@ static int run(const struct cipher_vec *v, int encrypt)
 		if (op >= 0) {
 			if (!alg_cipher(op, name, encrypt, iv, ivlen, -1,
 					encrypt ? pt : ct, ptlen, got, ptlen))
-				ok = ktap_memeq(name, got, encrypt ? ct : pt,
-						ptlen);
+				ok = check_memeq(name, got, encrypt ? ct : pt,
+						 ptlen);
 			close(op);
 		}
 		close(tfm);
 	}
-	ktap_result(ok, name);
+	ksft_test_result(ok, "%s\n", name);
 	free(key);
 	free(iv);
 	free(pt);
@@ -102,10 +102,11 @@ int main(void)
 {
 	size_t i, n = sizeof(vecs) / sizeof(vecs[0]);
 
-	ktap_plan(2 * n);
+	ksft_print_header();
+	ksft_set_plan(2 * n);
 	for (i = 0; i < n; i++) {
 		run(&vecs[i], 1);
 		run(&vecs[i], 0);
 	}
-	return ktap_finish();
+	ksft_finished();
 }

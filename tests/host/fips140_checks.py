@@ -23,11 +23,15 @@ counts them) and exits non-zero when anything failed.
                                retpoline sites, ENDBR kept, none sealed
 """
 import bisect
+import io
 import os
 import re
 import struct
 import subprocess
 import sys
+
+from elftools.common.exceptions import ELFError
+from elftools.elf.elffile import ELFFile
 
 failed = 0
 
@@ -65,19 +69,13 @@ def symbols(path, defined=True):
 
 
 def elf_sections(data):
-    """{name: (offset, size, addr)} of an ELF64 little-endian image."""
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
-        raise ValueError("not an ELF64 little-endian file")
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
-    hdrs = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize)
-            for i in range(shnum)]
-    stroff = hdrs[shstrndx][4]
-    out = {}
-    for name, _type, _flags, addr, off, size in hdrs:
-        end = data.index(b"\0", stroff + name)
-        out[data[stroff + name:end].decode()] = (off, size, addr)
-    return out
+    """{name: (offset, size, addr)} of an ELF image (pyelftools)."""
+    try:
+        elf = ELFFile(io.BytesIO(data))
+        return {sec.name: (sec["sh_offset"], sec["sh_size"], sec["sh_addr"])
+                for sec in elf.iter_sections()}
+    except ELFError as e:
+        raise ValueError(f"not an ELF file: {e}") from e
 
 
 def file_offset(vmlinux, addr):

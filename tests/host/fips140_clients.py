@@ -4,14 +4,14 @@
 fips140 kernel with the same inputs (scripts/clients.sh, guest test
 tests/guest/clients.sh).
 
-  prepare DIR KEYS CIPHER-REF
+  prepare DIR KEYS
                          make DIR/inputs (data, and the certificates and
                          signatures of KEYS, made by scripts/keys.sh),
                          DIR/ops (the operations the guest runs: NAME
                          KIND COMMAND) and DIR/expect/NAME (the SHA-256
-                         of what OpenSSL on the host says an operation
-                         must output;
-                         CIPHER-REF is tests/host/cipher-ref built)
+                         of what OpenSSL on the host, directly or through
+                         python3-cryptography, says an operation must
+                         output)
   parity DIR KEYS REPORT STOCK_LOG FIPS140_LOG
                          both boots ran every operation of DIR/ops; the
                          fips140 kernel's results (exit status, output
@@ -32,6 +32,10 @@ import os
 import re
 import subprocess
 import sys
+
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM, \
+    ChaCha20Poly1305
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fips140_checks import detail, result  # noqa: E402
@@ -69,7 +73,7 @@ TCRYPT_MODES = [2, 6, 11, 12, 18, 33, 35, 37, 48, 49, 50, 51, 101, 102,
 PATTERN = 1 << 20		# bytes written through LUKS2
 PLAIN = 64 << 10		# bytes written through plain dm-crypt
 SECTOR = 512
-CIPHER_REF = None	# tests/host/cipher-ref, built by scripts/clients.sh
+TAG = 16			# bytes of every AEAD tag
 
 
 def stream(label, n):
@@ -91,11 +95,30 @@ def openssl(*args, data=b""):
                           capture_output=True).stdout
 
 
+# The openssl command line does neither AEAD nor XTS: those references
+# come from python3-cryptography (OpenSSL's libcrypto too).
+SKCIPHER_MODES = {"ecb": lambda iv: modes.ECB(), "cbc": modes.CBC,
+                  "ctr": modes.CTR, "xts": modes.XTS}
+AEAD_CLASSES = {"gcm": AESGCM,
+                "ccm": lambda key: AESCCM(key, tag_length=TAG),
+                "chacha20-poly1305": ChaCha20Poly1305}
+
+
 def reference(cipher, key, iv, data, aad=None):
-    """OpenSSL's encryption of data, by tests/host/cipher-ref"""
-    extra = [aad, "16"] if aad is not None else []
-    return subprocess.run([CIPHER_REF, cipher, key, iv, *extra], input=data,
-                          check=True, capture_output=True).stdout
+    """The encryption of data by OpenSSL cipher CIPHER (aes-BITS-MODE or
+    chacha20-poly1305), KEY and IV in hex; for an AEAD (AAD in hex, not
+    None) the ciphertext and the tag."""
+    key, iv = bytes.fromhex(key), bytes.fromhex(iv)
+    mode = cipher.rsplit("-", 1)[1] if cipher.startswith("aes-") else cipher
+    if cipher.startswith("aes-"):
+        bits = int(cipher.split("-")[1])
+        want = 2 * bits if mode == "xts" else bits
+        if len(key) * 8 != want:
+            raise ValueError(f"{cipher}: a key of {len(key) * 8} bits")
+    if aad is not None:
+        return AEAD_CLASSES[mode](key).encrypt(iv, data, bytes.fromhex(aad))
+    enc = Cipher(algorithms.AES(key), SKCIPHER_MODES[mode](iv)).encryptor()
+    return enc.update(data) + enc.finalize()
 
 
 class Plan:
@@ -290,9 +313,7 @@ def module_signature(plan):
             "mode=6")
 
 
-def prepare(d, keys, cipher_ref):
-    global CIPHER_REF
-    CIPHER_REF = cipher_ref
+def prepare(d, keys):
     plan = Plan(d)
     data = {size: plan.input(f"data-{size}", stream(f"data/{size}", n))
             for size, n in SIZES.items()}
@@ -452,7 +473,7 @@ def write_report(report, rows, runs, algs, differ):
 
 
 def main():
-    cmds = {"prepare": (prepare, 3), "parity": (parity, 5)}
+    cmds = {"prepare": (prepare, 2), "parity": (parity, 5)}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds or \
             len(sys.argv) - 2 != cmds[sys.argv[1]][1]:
         sys.exit(__doc__)

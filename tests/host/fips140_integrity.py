@@ -56,12 +56,14 @@ counts them) and exits non-zero when anything failed.
 """
 import hashlib
 import hmac
+import io
 import os
 import re
-import struct
 import subprocess
 import sys
 import tempfile
+
+from elftools.elf.elffile import ELFFile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fips140_checks import detail, elf_sections, file_offset, result, \
@@ -170,9 +172,8 @@ def _middle(name):
 
 
 def _section_table(ko, sections):
-    shoff, = struct.unpack_from("<Q", ko, 0x28)
-    shnum, = struct.unpack_from("<H", ko, 0x3c)
-    return shoff + shnum * 64 // 2
+    header = ELFFile(io.BytesIO(ko)).header
+    return header["e_shoff"] + header["e_shnum"] * header["e_shentsize"] // 2
 
 
 REGIONS = {
