@@ -5,7 +5,8 @@
 #
 # What the standalone crypto module costs, side by side with the stock
 # kernel of the same fragment (configs/base.config), measured in one run
-# on this machine. Writes bench/results/DATE/ (report.md, results.json,
+# on this machine. Writes bench/results/DATE/ (DATE.2, ... for a later run
+# of the same day; report.md, results.json,
 # ratios.png, and the boot logs in logs/, not committed) and updates the
 # headline table of README.md. Never fails on a number: it fails only when
 # something cannot be built, booted or measured.
@@ -147,13 +148,22 @@ main() {
 		die "usage: bench.sh [--no-builds] [RUNS >= 5]" ;;
 	esac
 	"$S/deps.sh" bench
-	res=$TOP/bench/results/$(date -u +%Y-%m-%d)
-	if [ $do_builds = 1 ]; then
-		rm -rf "$res"
-	else
-		[ -r "$res/times" ] ||
-			die "--no-builds: no build figures in $res (run bench.sh first)"
-		rm -rf "$res/logs"
+	# A new directory per run: results of earlier runs, committed or
+	# not, are never overwritten (--no-builds reuses the newest one's
+	# build figures, in a new directory too).
+	day=$TOP/bench/results/$(date -u +%Y-%m-%d)
+	res=$day
+	n=1
+	while [ -e "$res" ]; do
+		prev=$res
+		n=$((n + 1))
+		res=$day.$n
+	done
+	if [ $do_builds = 0 ]; then
+		[ -r "${prev:-}/times" ] ||
+			die "--no-builds: no build figures of today in bench/results (run bench.sh first)"
+		mkdir -p "$res"
+		find "$prev" -maxdepth 1 -type f -exec cp {} "$res/" \;
 	fi
 	mkdir -p "$res/logs"
 	log "bench: $runs runs per kernel -> $res"

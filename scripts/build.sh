@@ -73,8 +73,15 @@ signing_fragment() {
 			die "build: cannot make the module signing key"
 		mv "$_dir/signing_key.pem.tmp" "$_dir/signing_key.pem"
 	fi
+	# Rewritten only when it changes: a newer fragment makes config.sh
+	# make the .config again (the stamp), about 10 s each build
 	printf 'CONFIG_MODULE_SIG_KEY="%s"\n' "$_dir/signing_key.pem" \
-		>"$_dir/signing.config"
+		>"$_dir/signing.config.tmp"
+	if cmp -s "$_dir/signing.config.tmp" "$_dir/signing.config"; then
+		rm "$_dir/signing.config.tmp"
+	else
+		mv "$_dir/signing.config.tmp" "$_dir/signing.config"
+	fi
 	echo "$_dir/signing.config"
 }
 

@@ -1022,10 +1022,19 @@ result() {
 	fi
 }
 
-# record NAME STATUS SECONDS RESULTS: one line of $OUT/test/results.json
+# record NAME STATUS SECONDS RESULTS: the line of case NAME in
+# $OUT/test/results.json, after those of its own results (record_result)
 record() {
 	printf '{"case": "%s", "status": "%s", "seconds": %s, "results": %s}\n' \
 		"$@" >>"$OUT/test/results.json"
+}
+# record_result CASE LINE: a line of $OUT/test/results.json for a result
+# CASE printed ("PASS name (detail)", "FAIL name: why", "SKIP ...")
+record_result() {
+	_status=$(echo "${2%% *}" | tr '[:upper:]' '[:lower:]')
+	printf '{"result": "%s", "status": "%s", "case": "%s"}\n' \
+		"$(printf '%s' "${2#* }" | sed 's/\\/\\\\/g; s/"/\\"/g; s/\t/ /g')" \
+		"$_status" "$1" >>"$OUT/test/results.json"
 }
 
 # run_case NAME FUNCTION [NEEDS...]
@@ -1056,14 +1065,17 @@ run_case() {
 		case $_line in
 		"PASS "*)
 			passed=$((passed + 1)) _own=$((_own + 1))
+			record_result "$_name" "$_line"
 			echo "$_line" ;;
 		"SKIP "*)
 			skipped=$((skipped + 1)) _own=$((_own + 1))
+			record_result "$_name" "$_line"
 			echo "$_line" ;;
 		"FAIL "* | "     |"*)
 			case $_line in "FAIL "*)
 				failed=$((failed + 1)) _own=$((_own + 1))
 				_ownfail=1
+				record_result "$_name" "$_line"
 				echo "$_line (log: $_out)" >>"$OUT/test/failed" ;;
 			esac
 			echo "$_line" ;;
