@@ -106,19 +106,16 @@ section() {
 
 # The cases of every target (add_target), TARGET as argument.
 case_target_build() {
-	_out=$(target_out "$1")
-	if [ "$(target_key "$1" tree)" = package ]; then
+	case $(target_key "$1" tree) in
+	pristine) _tree=$SRC ;;
+	series) _tree=$WORK/$SERIES ;;
+	package)
 		# shellcheck disable=SC2046 # the script and its arguments
 		set -- $(target_key "$1" build-script)
 		_script=$1
 		shift
 		"$S/$_script" "$@"
-		return
-	fi
-	case $(target_key "$1" tree) in
-	pristine) _tree=$SRC ;;
-	series) _tree=$WORK/$SERIES ;;
-	*) die "target $1: tree is pristine, series or package" ;;
+		return ;;
 	esac
 	_base=
 	case $(target_key "$1" config tinyconfig) in
@@ -134,7 +131,7 @@ case_target_build() {
 	done
 	# shellcheck disable=SC2086 # option and fragment lists
 	FIPS140_KERNELRELEASE=$_release \
-		"$S/build.sh" "$_out" "$_tree" $_base $_frags
+		"$S/build.sh" "$(target_out "$1")" "$_tree" $_base $_frags
 }
 case_target_initramfs() { "$S/initramfs.sh" "$(target_out "$1")"; }
 # case_target_boot TARGET MODE: boot in MODE (default, or fips: fips=1)
@@ -145,17 +142,11 @@ case_target_boot() {
 	boot_target "$(target_out "$1")" "$2" $(target_key "$1" args) $_fips
 }
 case_target_verdict() { verdict_target "$(target_out "$1")" "$2"; }
-case_target_same_algs() {
-	same_as_stock algs algs "$(target_out "$(target_key "$1" compare)")" \
+# case_target_same TARGET EXT FN: same_as_stock EXT FN for TARGET and the
+# target it is compared with
+case_target_same() {
+	same_as_stock "$2" "$3" "$(target_out "$(target_key "$1" compare)")" \
 		"$(target_out "$1")"
-}
-case_target_same_refusals() {
-	same_as_stock af-alg-bind af_alg_bind \
-		"$(target_out "$(target_key "$1" compare)")" "$(target_out "$1")"
-}
-case_target_same_proc_sys_crypto() {
-	same_as_stock proc-sys-crypto proc_sys_crypto \
-		"$(target_out "$(target_key "$1" compare)")" "$(target_out "$1")"
 }
 # In FIPS mode the same self-tests pass as on the kernel compared with
 case_target_selftests() {
@@ -954,8 +945,11 @@ step_fn() {
 # self-tests.
 add_comparison() {
 	_cmp=$(target_key "$1" compare)
-	for _c in same-algs same-refusals same-proc-sys-crypto; do
-		add_case "$1-$_c" "$(step_fn "$1" "$_c" "$(echo "$_c" | tr - _)")" \
+	# case, and what same_as_stock compares: EXT:FN
+	for _c in same-algs:algs:algs same-refusals:af-alg-bind:af_alg_bind \
+		same-proc-sys-crypto:proc-sys-crypto:proc_sys_crypto; do
+		add_case "$1-${_c%%:*}" \
+			"$(step_fn "$1" "${_c%%:*}" "same:${_c#*:}")" \
 			"$_cmp-boot" "$_cmp-fips-boot" "$1-boot" "$1-fips-boot"
 	done
 	add_case "$1-selftests" "$(step_fn "$1" selftests selftests)" \
