@@ -15,7 +15,10 @@
 #    builds are reused; build.sh recorded the time of their full build,
 #    full-build.time), and the incremental rebuild after
 #    tests/patches/outside-boundary.patch (a one-line change in
-#    kernel/sched/), with whether fips140.ko changed. The benchmark kernel
+#    kernel/sched/), with whether fips140.ko changed; that change is made
+#    in copies of the trees ($WORK/bench-trees/, git worktrees, built as
+#    bench-incr-stock and bench-incr-fips140): the pristine and series
+#    trees are never modified. The benchmark kernel
 #    bench-call: fips140 + configs/fips140-bench.config +
 #    configs/retpoline.config (mitigations as distributions ship them),
 #    for the trampoline call.
@@ -68,28 +71,40 @@ ko_state() {
 	[ ! -e "$1" ] || echo "$(sha256sum <"$1" | cut -c1-64) $(stat -c %y "$1")"
 }
 
-# incremental NAME TREE FRAGMENT...: the outside-boundary change applied
-# to TREE, NAME rebuilt (timed), then the change reverted and NAME rebuilt
+# copy_tree KIND DIR: a fresh copy of the tree of KIND (stock: the
+# pristine tree; fips140: the series) as a git worktree DIR, so that the
+# change is never made in the trees the suite builds
+copy_tree() {
+	git -C "$SRC" worktree remove --force "$2" 2>/dev/null || rm -rf "$2"
+	git -C "$SRC" worktree prune
+	if [ "$1" = stock ]; then
+		git -C "$SRC" worktree add -q --detach "$2" base
+		unignore_debian_rules "$2"
+	else
+		"$S/series-apply.sh" "bench-$1" "$2"
+	fi
+}
+
+# incremental KIND FRAGMENT...: KIND built from a copy of its tree
+# (bench-incr-KIND), the outside-boundary change applied to the copy,
+# and the rebuild timed
 incremental() {
-	_name=$1 _tree=$2
-	shift 2
+	_kind=$1 _name=bench-incr-$1 _tree=$WORK/bench-trees/$1
+	shift
 	_ko=$OUT/$_name/crypto/fips140/fips140.ko
-	ko_state "$_ko" >"$res/$_name.ko.before"
-	git -C "$_tree" apply "$TOP/tests/patches/outside-boundary.patch"
-	_ok=0
-	timed incremental/"$_name" "$S/build.sh" "$_name" "$_tree" "$@" &&
-		_ok=1
-	ko_state "$_ko" >"$res/$_name.ko.after"
-	git -C "$_tree" apply -R "$TOP/tests/patches/outside-boundary.patch"
+	copy_tree "$_kind" "$_tree"
 	"$S/build.sh" "$_name" "$_tree" "$@"
-	[ $_ok = 1 ] || die "incremental rebuild of $_name failed"
+	ko_state "$_ko" >"$res/$_kind.ko.before"
+	git -C "$_tree" apply "$TOP/tests/patches/outside-boundary.patch"
+	timed incremental/"$_kind" "$S/build.sh" "$_name" "$_tree" "$@" ||
+		die "incremental rebuild of $_name failed"
+	ko_state "$_ko" >"$res/$_kind.ko.after"
 }
 
 builds() {
 	build_kernels
-	incremental stock "$SRC" "$CONFIGS/base.config"
-	incremental fips140 "$WORK/series" "$CONFIGS/base.config" \
-		"$CONFIGS/fips140.config"
+	incremental stock "$CONFIGS/base.config"
+	incremental fips140 "$CONFIGS/base.config" "$CONFIGS/fips140.config"
 }
 
 images() {

@@ -20,7 +20,8 @@
 # bzImage are removed, so that no image of an older build looks valid.
 # The make output goes to $WORK/out/NAME/build.log (FIPS140_VERBOSE=1: also
 # to the terminal). FIPS140_KERNELRELEASE sets the kernel release string
-# (make KERNELRELEASE=), as distributions do.
+# (make KERNELRELEASE=), as distributions do; FIPS140_MAKE_ARGS adds make
+# variables (e.g. FIPS140_BUILD=DIR, the prebuilt crypto module).
 # A build that compiles everything (no init/main.o yet) writes its time to
 # $WORK/out/NAME/full-build.time: "SECONDS ccache=on|off" (bench.sh).
 set -eu
@@ -102,6 +103,9 @@ main() {
 	if [ -n "${FIPS140_KERNELRELEASE:-}" ]; then
 		set -- "$@" KERNELRELEASE="$FIPS140_KERNELRELEASE"
 	fi
+	# More make variables, e.g. FIPS140_BUILD=DIR (the prebuilt module)
+	# shellcheck disable=SC2086 # a list of VAR=VALUE words
+	set -- "$@" ${FIPS140_MAKE_ARGS:-}
 	if [ "${FIPS140_NO_CCACHE:-0}" != 1 ] &&
 	    command -v ccache >/dev/null 2>&1; then
 		# Paths relative to $WORK, and no working directory in the

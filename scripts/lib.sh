@@ -17,7 +17,9 @@ LINUX_IMAGE_PKG=linux-image-6.12.118+deb12-amd64
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${FIPS140_WORK:-$TOP/build}
 # Pristine tree (a git repo whose first commit is the untouched source).
-SRC=$WORK/linux
+# FIPS140_SRC names another one, e.g. an older Debian version extracted by
+# "tree.sh VERSION" (the reuse tests' certifying tree).
+SRC=${FIPS140_SRC:-$WORK/linux}
 # Build output directories: $OUT/NAME (one per kernel target);
 # FIPS140_OUT puts them elsewhere (the reuse tests' second tree).
 OUT=${FIPS140_OUT:-$WORK/out}
@@ -57,6 +59,41 @@ elapsed() {
 unignore_debian_rules() {
 	sed -i '/^# Debian packaging: ignore everything/,$d' "$1/.gitignore"
 	git -C "$1" update-index --skip-worktree .gitignore
+}
+
+# tree_of_version VERSION: where tree.sh extracts linux-source-6.12 of
+# Debian version VERSION (e.g. 6.12.117-1~deb12u1 -> $WORK/linux-6.12.117);
+# the pinned version's tree is $WORK/linux
+tree_of_version() {
+	if [ "$1" = "$LINUX_SOURCE_VERSION" ]; then
+		echo "$WORK/linux"
+	else
+		echo "$WORK/linux-${1%%-*}"
+	fi
+}
+
+# certified_set BUILD-DIR DEST: what a distribution keeps of a certifying
+# build, in the layout of a build directory: crypto/fips140/fips140.ko,
+# its digest crypto/fips140/fips140.hmac, and the crypto modules (=m);
+# DEST appears complete or not at all
+certified_set() {
+	rm -rf "$2.tmp"
+	mkdir -p "$2.tmp"
+	(cd "$1" &&
+	 find crypto lib/crypto arch/x86/crypto certs -name '*.ko' \
+		! -name 'fips140-*.ko' &&
+	 echo crypto/fips140/fips140.hmac) |
+		(cd "$1" && xargs cp --parents -t "$2.tmp")
+	rm -rf "$2"
+	mv "$2.tmp" "$2"
+}
+
+# algs LOG: the /proc/crypto table a boot's dump recorded (the dump guest
+# test), without the owning module, sorted: what two kernels built from
+# the same fragment must have in common
+algs_of_log() {
+	"$PYTHON" "$TOP/scripts/ktap.py" section "$1" proc-crypto |
+		sed 's/ module=[^ ]*//' | LC_ALL=C sort
 }
 
 # git in work tree $1, with a fallback committer identity for git am on a

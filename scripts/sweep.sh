@@ -104,12 +104,6 @@ boot_seed() {
 	"$PYTHON" "$S/ktap.py" verdict "$_log" --label "$_label"
 }
 
-# algs LOG: the dump's /proc/crypto without the module names
-algs() {
-	"$PYTHON" "$S/ktap.py" section "$1" proc-crypto | sed 's/ module=[^ ]*//' |
-		LC_ALL=C sort
-}
-
 # compare SEED MODE: the same algorithms on both kernels, and the fips140
 # kernel's built-in ones all from fips140.ko
 compare() {
@@ -119,7 +113,7 @@ compare() {
 		echo "FAIL sweep/$1/same-algs@$2: a boot log is missing"
 		return
 	fi
-	if algs "$_a" >"$_a.algs" && algs "$_b" >"$_b.algs" &&
+	if algs_of_log "$_a" >"$_a.algs" && algs_of_log "$_b" >"$_b.algs" &&
 	   [ -s "$_a.algs" ] && diff -u "$_a.algs" "$_b.algs" >"$_b.diff"; then
 		echo "PASS sweep/$1/same-algs@$2 ($(wc -l <"$_a.algs") entries)"
 	else

@@ -4,6 +4,7 @@
 # test.sh [--list] [--extended | --all | --target TARGET... | CASE...]
 # test.sh --mutate [MUTATION...]   (scripts/mutate.sh)
 # test.sh --sweep N [SEED]         (scripts/sweep.sh)
+# test.sh --reuse-window [VERSION...]  (scripts/reuse-window.sh)
 #
 # The test suite: runs the cases registered below, in order (CI's, the
 # extended ones, all of them, or those named and the cases they need),
@@ -106,9 +107,12 @@ section() {
 
 # The cases of every target (add_target), TARGET as argument.
 case_target_build() {
-	case $(target_key "$1" tree) in
+	_version=$(target_key "$1" version)
+	case $(target_key "$1" tree)${_version:+ $_version} in
 	pristine) _tree=$SRC ;;
 	series) _tree=$WORK/$SERIES ;;
+	"pristine "*) _tree=$(tree_of_version "$_version") ;;
+	"series "*) _tree=$WORK/series-${_version%%-*} ;;
 	package)
 		# shellcheck disable=SC2046 # the script and its arguments
 		set -- $(target_key "$1" build-script)
@@ -166,6 +170,13 @@ case_shellcheck() {
 case_ktap_parser() { "$PYTHON" "$TOP/tests/host/test_ktap.py" 2>&1 >&2; }
 
 case_tree() { "$S/tree.sh"; }
+# Another Debian version of the tree (a target's "version"), and the
+# series applied to it
+case_tree_version() { "$S/tree.sh" "$1"; }
+case_series_version() {
+	FIPS140_SRC=$(tree_of_version "$1") "$S/series-apply.sh" \
+		"series-${1%%-*}" "$WORK/series-${1%%-*}"
+}
 
 # The stock kernel: pristine 6.12, base fragment. The baseline.
 # The same kernel in FIPS mode: the baseline for fips=1 boots.
@@ -212,7 +223,7 @@ same_as_stock() {
 	done
 }
 # The same algorithms and drivers as the stock kernel, in both modes.
-algs() { section "$1" "$2" proc-crypto | sed 's/ module=[^ ]*//' | sort; }
+algs() { algs_of_log "$(boot_log "$1" "$2")"; }
 case_fips140_initcalls_boot() {
 	boot_target fips140 initcalls initcall_debug harness.crypto=fips140
 }
@@ -516,6 +527,155 @@ case_reuse_abi_break() {
 		"does not fit this kernel"
 }
 
+# A real kernel update: the module certified on Debian's 6.12.117
+# (tests/targets/certified.target) carried onto 6.12.118
+# (tests/targets/update.target), whose boots must equal the stock 6.12.118
+# kernel's. The certified set is what a distribution keeps of the
+# certifying build: fips140.ko, its fips140.hmac and the crypto modules.
+CERTIFIED_SET=$WORK/certified/6.12.117
+CERTIFIED_OUT=$OUT/$(target_out certified)
+UPDATE=$(target_out update)
+case_certified_set() {
+	certified_set "$CERTIFIED_OUT" "$CERTIFIED_SET"
+	(cd "$CERTIFIED_SET" && find . -type f | sort)
+}
+case_update_checks() {
+	_b=$OUT/$UPDATE _ko=crypto/fips140/fips140.ko
+	# Else no check below could tell the certified module from a fresh one
+	if cmp -s "$CERTIFIED_SET/$_ko" "$_b/$_ko"; then
+		echo "FAIL update/certified-differs-from-fresh: the same file"
+	else
+		echo "PASS update/certified-differs-from-fresh"
+	fi
+	same_file update/embeds-certified "$CERTIFIED_SET/$_ko" \
+		"$_b/crypto/fips140/fips140-embedded.ko"
+	_old=$(cat "$CERTIFIED_OUT/include/config/kernel.release")
+	_new=$(cat "$_b/include/config/kernel.release")
+	"$PYTHON" "$INTEGRITY" log-has "$_b/crypto/fips140/fips140-abi-check.txt" \
+		"note: built by kernel release $_old, this kernel is $_new" \
+		"fips140-abi-check: compatible" || :
+	"$PYTHON" "$INTEGRITY" log-has \
+		"$_b/crypto/fips140/fips140-modules-check.txt" \
+		"modules load with $CERTIFIED_SET/$_ko" || :
+	for _m in crypto/xts.ko crypto/md5.ko; do
+		_inst=$(find "$_b/modroot" -path "*/kernel/$_m")
+		# modules_install appends a signature: compare what precedes it
+		head -c "$(stat -c %s "$CERTIFIED_SET/$_m")" "$_inst" \
+			>"$_b/installed.ko"
+		same_file "update/installs-certified-$(basename "$_m")" \
+			"$CERTIFIED_SET/$_m" "$_b/installed.ko"
+	done
+}
+# Both boots ran the certified module: its digest, and the release that
+# built it, in sysfs
+case_update_identity() {
+	for _mode in default fips; do
+		"$PYTHON" "$INTEGRITY" booted "$(boot_log "$UPDATE" "$_mode")" \
+			prebuilt "$CERTIFIED_SET/crypto/fips140/fips140.ko"
+	done
+}
+# /proc/sys/crypto as on stock 6.12.118, but for fips_version: in 6.12
+# crypto/fips.c, part of the module, reports the release that built it,
+# the certified 6.12.117 one
+certified_release() {
+	cat "$CERTIFIED_OUT/include/config/kernel.release"
+}
+proc_sys_crypto_certified() {
+	if [ "$1" = "$(target_out stock)" ]; then
+		proc_sys_crypto "$@" |
+			sed "s/^fips_version=.*/fips_version=$(certified_release)/"
+	else
+		proc_sys_crypto "$@"
+	fi
+}
+case_update_same_proc_sys_crypto() {
+	same_as_stock proc-sys-crypto proc_sys_crypto_certified stock "$UPDATE"
+}
+# With both modules: normal boots ran the fresh one, fips=1 the certified
+case_update_dual_identity() {
+	_b=$OUT/$(target_out update-dual)
+	"$PYTHON" "$INTEGRITY" booted "$_b/boot-default.log" fresh \
+		"$_b/crypto/fips140/fips140.ko"
+	"$PYTHON" "$INTEGRITY" booted "$_b/boot-fips.log" prebuilt \
+		"$CERTIFIED_SET/crypto/fips140/fips140.ko"
+}
+# Sets the build must refuse: the update built again with
+# make FIPS140_BUILD=SET must fail with its message and leave no vmlinux.
+# In the update's own build directory (a copy would rebuild its tools,
+# and then every object), which is built back with its set at the end.
+# refused NAME SET TEXT...: the results NAME/... (SET may be a build
+# directory: the build must not remake any of its files)
+update_build() {
+	# shellcheck disable=SC2046 # the fragments of the update target
+	"$S/build.sh" "$UPDATE" "$WORK/$SERIES" $(for _f in \
+		$(target_key update fragments); do echo "$CONFIGS/$_f"; done)
+}
+# set_sums SET: the checksums of the crypto files of SET
+set_sums() {
+	find "$1" -name '*.ko' -o -name '*.hmac' | LC_ALL=C sort |
+		xargs sha256sum
+}
+refused() {
+	_name=$1 _rset=$2 _b=$OUT/$UPDATE
+	shift 2
+	set_sums "$_rset" >"$_b/refused-$_name.sums"
+	if FIPS140_MAKE_ARGS="FIPS140_BUILD=$_rset" update_build \
+		>"$_b/refused-$_name.out" 2>&1; then
+		echo "FAIL $_name/refused: the build succeeded"
+		return
+	fi
+	# The build reads the set, it never writes it
+	if set_sums "$_rset" | cmp -s - "$_b/refused-$_name.sums"; then
+		echo "PASS $_name/set-unchanged"
+	else
+		echo "FAIL $_name/set-unchanged: the build changed files of $_rset"
+	fi
+	cp "$_b/build.log" "$_b/build-refused-$_name.log"
+	"$PYTHON" "$INTEGRITY" log-has "$_b/build-refused-$_name.log" "$@" || :
+	if [ -e "$_b/vmlinux" ]; then
+		echo "FAIL $_name/no-vmlinux: $_b/vmlinux is left"
+	else
+		echo "PASS $_name/no-vmlinux"
+	fi
+}
+case_update_refusals() {
+	_set=$WORK/refused-sets
+	rm -rf "$_set"
+	mkdir -p "$_set"
+	# The certified module with a digest that is not its own
+	cp -a "$CERTIFIED_SET" "$_set/digest"
+	printf '\001' | dd of="$_set/digest/crypto/fips140/fips140.hmac" bs=1 \
+		seek=5 conv=notrunc status=none
+	refused bad-digest "$_set/digest" \
+		"does not match its digest $_set/digest/crypto/fips140/fips140.hmac" \
+		"the module or its digest is not the one certified"
+	# ... or none
+	cp -a "$CERTIFIED_SET" "$_set/no-digest"
+	rm "$_set/no-digest/crypto/fips140/fips140.hmac"
+	refused no-digest "$_set/no-digest" \
+		"no $_set/no-digest/crypto/fips140/fips140.hmac: a prebuilt crypto module comes with the fips140.hmac"
+	# A module of another ABI: the fips140 kernel's, without symbol
+	# versions
+	refused other-abi "$OUT/fips140" \
+		"vermagic \"$(cat "$OUT/fips140/include/config/kernel.release") " \
+		"(no symbol versions: the release must match too)" \
+		"does not fit this kernel"
+	# A module whose export xts.ko imports has another CRC, with its
+	# own digest: the modules of the set would not load with it
+	cp -a "$CERTIFIED_SET" "$_set/crc"
+	_sym=$("$PYTHON" "$INTEGRITY" crc-changed \
+		"$CERTIFIED_SET/crypto/fips140/fips140.ko" \
+		"$CERTIFIED_SET/crypto/xts.ko" "$_set/crc/crypto/fips140/fips140.ko")
+	"$OUT/$UPDATE/scripts/fips140-hmac" "$_set/crc/crypto/fips140/fips140.ko" \
+		"$_set/crc/crypto/fips140/fips140.hmac"
+	refused export-crc "$_set/crc" \
+		"$_set/crc/crypto/xts.ko: import $_sym: CRC 0x" \
+		"would not load with the crypto module $_set/crc/crypto/fips140/fips140.ko"
+	# The update as it was, with the certified set
+	update_build >"$OUT/$UPDATE/rebuild.out" 2>&1 ||
+		die "update-refusals: the update does not build again with its set"
+}
+
 # Real clients, from Debian: kcapi-tools, keyutils, cryptsetup (LUKS2 and
 # plain dm-crypt on ramdisks), tcrypt, module signatures; the same payload
 # (scripts/clients.sh) on the stock and the fips140 kernel, each result
@@ -541,6 +701,13 @@ clients_parity() {
 }
 case_clients_parity() { clients_parity stock fips140 clients; }
 # The same on the debian target, against Debian's own kernel
+# The update kernel, with the certified module of 6.12.117
+case_update_clients_initramfs() { clients_initramfs "$UPDATE"; }
+case_update_clients_boot() { clients_boot "$UPDATE"; }
+case_update_clients_verdict() { verdict_target "$UPDATE" clients; }
+case_update_clients_parity() {
+	clients_parity stock "$UPDATE" update-clients
+}
 case_debian_stock_clients_initramfs() { clients_initramfs debian-stock; }
 case_debian_stock_clients_boot() { clients_boot debian-stock; }
 case_debian_stock_clients_verdict() { verdict_target debian-stock clients; }
@@ -835,6 +1002,30 @@ register_cases() {
 	add_case debian-clients-parity case_debian_clients_parity \
 		debian-stock-clients-boot debian-clients-boot
 
+	# A real update: the module certified on 6.12.117, on 6.12.118
+	add_target certified
+	add_case certified-set case_certified_set certified-build
+	add_target update
+	add_case update-checks case_update_checks update-build
+	add_case update-identity case_update_identity update-boot \
+		update-fips-boot
+	add_case update-clients-initramfs case_update_clients_initramfs \
+		update-build clients-payload
+	add_case update-clients-boot case_update_clients_boot \
+		update-clients-initramfs
+	add_case update-clients-verdict case_update_clients_verdict \
+		"~update-clients-boot"
+	add_case update-clients-parity case_update_clients_parity \
+		stock-clients-boot update-clients-boot
+	add_target update-dual
+	TIER=extended
+	add_case update-dual-identity case_update_dual_identity \
+		update-dual-boot update-dual-fips-boot
+	TIER=ci
+	# Last: it builds the update again, with sets it must refuse
+	add_case update-refusals case_update_refusals update-build \
+		fips140-build update-identity update-clients-boot
+
 	# Crypto =m next to fips140.ko, with the debug hooks: each step of
 	# bringing the module up made to fail, in both modes
 	add_target modular
@@ -970,12 +1161,27 @@ add_target() {
 	package) _tree= ;;
 	*) die "$TARGETS/$1.target: tree is pristine, series or package" ;;
 	esac
-	# shellcheck disable=SC2046 # lists of case names
+	_version=$(target_key "$1" version)
+	if [ -n "$_version" ] && [ -n "$_tree" ]; then
+		_v=${_version%%-*}
+		case $NAMES in *" tree-$_v "*) ;; *)
+			add_case "tree-$_v" "case_tree_version:$_version" deps
+			add_case "series-$_v" "case_series_version:$_version" \
+				"tree-$_v"
+		esac
+		_tree=$_tree-$_v
+	fi
+	# shellcheck disable=SC2046,SC2086 # lists of case names
 	add_case "$1-build" "$(step_fn "$1" build build)" $_tree \
 		$(target_key "$1" needs)
+	_modes=$(target_key "$1" modes "default fips")
+	if [ "$_modes" = none ]; then
+		TIER=$_tier
+		return
+	fi
 	add_case "$1-initramfs" "$(step_fn "$1" initramfs initramfs)" \
 		"$1-build"
-	for _mode in $(target_key "$1" modes "default fips"); do
+	for _mode in $_modes; do
 		_c=$1
 		[ "$_mode" = default ] || _c=$1-$_mode
 		add_case "$_c-boot" \
@@ -1172,7 +1378,8 @@ check_disk() {
 
 usage() {
 	die "usage: test.sh [--list] [--extended | --all | [--target TARGET |" \
-	    "CASE-OR-GLOB]...] | --mutate [MUTATION...] | --sweep N [SEED]"
+	    "CASE-OR-GLOB]...] | --mutate [MUTATION...] | --sweep N [SEED]" \
+	    "| --reuse-window [VERSION...]"
 }
 
 # target_cases TARGET: the cases of TARGET: those named TARGET-..., but
@@ -1207,6 +1414,7 @@ main() {
 	case ${1:-} in
 	--mutate) shift; exec "$S/mutate.sh" "$@" ;;
 	--sweep) shift; exec "$S/sweep.sh" "$@" ;;
+	--reuse-window) shift; exec "$S/reuse-window.sh" "$@" ;;
 	--extended) tiers=extended; shift ;;
 	--all) tiers="ci extended"; shift ;;
 	-*) usage ;;

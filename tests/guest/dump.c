@@ -11,9 +11,91 @@
  *   # ---- END proc-modules ----
  *
  * The entries are in /proc/crypto order (newest registration first).
+ *
+ * The self-tests of the algorithms run asynchronously in the default mode
+ * (cryptomgr), so an early read can show a larval entry or a test still
+ * running ("selftest : unknown") where a later read shows the algorithm
+ * tested. Two kernels are compared only on settled tables: the dump waits
+ * until /proc/crypto has no larval entry and reads the same twice,
+ * SETTLE_INTERVAL_US apart, and fails after SETTLE_TIMEOUT_S seconds.
  */
+#include <time.h>
+#include <unistd.h>
+
 #include "guest.h"
 #include "procfs.h"
+
+#define SETTLE_INTERVAL_US	500000
+#define SETTLE_TIMEOUT_S	120
+
+struct snapshot {
+	char text[256 * 1024];
+	size_t len;
+	int larval;
+	int overflow;
+};
+
+static void snapshot_entry(const struct crypto_entry *e, void *arg)
+{
+	struct snapshot *s = arg;
+	int n;
+
+	if (!strcmp(e->type, "larval"))
+		s->larval++;
+	n = snprintf(s->text + s->len, sizeof(s->text) - s->len,
+		     "%s %s %s %s %s\n", e->name, e->driver, e->type,
+		     e->priority, e->selftest);
+	if (n < 0 || (size_t)n >= sizeof(s->text) - s->len) {
+		s->overflow = 1;
+		return;
+	}
+	s->len += n;
+}
+
+static int take_snapshot(struct snapshot *s)
+{
+	s->len = 0;
+	s->larval = 0;
+	s->overflow = 0;
+	s->text[0] = 0;
+	return crypto_entries(snapshot_entry, s) > 0 && !s->overflow;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Wait for a settled /proc/crypto; 1 when it settled */
+static int settle(void)
+{
+	static struct snapshot a, b;
+	struct snapshot *prev = &a, *cur = &b, *t;
+	double start = now();
+
+	if (!take_snapshot(prev))
+		return 0;
+	while (now() - start < SETTLE_TIMEOUT_S) {
+		usleep(SETTLE_INTERVAL_US);
+		if (!take_snapshot(cur))
+			return 0;
+		if (!cur->larval && cur->len == prev->len &&
+		    !memcmp(cur->text, prev->text, cur->len)) {
+			ksft_print_msg("proc-crypto settled after %.1f s\n",
+				       now() - start);
+			return 1;
+		}
+		t = prev;
+		prev = cur;
+		cur = t;
+	}
+	ksft_print_msg("proc-crypto not settled after %d s (%d larval entries)\n",
+		       SETTLE_TIMEOUT_S, cur->larval);
+	return 0;
+}
 
 static void print_entry(const struct crypto_entry *e, void *arg)
 {
@@ -45,7 +127,8 @@ int main(void)
 	int n;
 
 	ksft_print_header();
-	ksft_set_plan(3);
+	ksft_set_plan(4);
+	ksft_test_result(settle(), "proc-crypto-settled\n");
 	ksft_print_msg("---- BEGIN proc-crypto ----\n");
 	n = crypto_entries(print_entry, NULL);
 	ksft_print_msg("---- END proc-crypto ----\n");

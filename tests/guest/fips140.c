@@ -118,7 +118,7 @@ static int status_count(const char *name, long *n)
 
 static void check_module_status(int fips)
 {
-	char version[64];
+	char version[64], release[65] = "";
 	long passed = 0, failed = -1;
 	int ok;
 
@@ -127,6 +127,11 @@ static void check_module_status(int fips)
 	     version[0] && strcmp(version, "unknown");
 	ksft_test_result(ok, "version\n");
 	ksft_test_result(status_is_hex("build_id", 40), "build-id\n");
+	ok = read_line(STATUS_DIR "/release", release, sizeof(release)) &&
+	     release[0] >= '0' && release[0] <= '9';
+	if (!ok)
+		ksft_print_msg("release: \"%s\" is not a kernel release\n", release);
+	ksft_test_result(ok, "release\n");
 	ksft_test_result(status_is_hex("hmac_digest", 64), "hmac-digest\n");
 	ksft_test_result(status_is("integrity", "passed"), "integrity-passed\n");
 	ok = status_is("selftest", "passed") &&
@@ -217,7 +222,7 @@ int main(void)
 	dir_exists = access(STATUS_DIR, F_OK) == 0;
 
 	ksft_print_header();
-	ksft_set_plan(strcmp(crypto, "fips140") ? 3 : 10);
+	ksft_set_plan(strcmp(crypto, "fips140") ? 3 : 11);
 	ksft_test_result(dump_dir("/proc/sys/crypto", "proc-sys-crypto"), "proc-sys-crypto-readable\n");
 	if (fips_enabled() != fips)
 		ksft_print_msg("fips_enabled is %d, the command line says fips=%s\n",

@@ -396,6 +396,8 @@ def expected(d, name):
 
 
 def parity(d, keys, report, stock_log, fips140_log):
+    # Results are named for the report: clients/..., debian-clients/...
+    label = os.path.basename(report).removesuffix("-report.md")
     with open(os.path.join(d, "ops")) as f:
         ops = [line.split(" ", 2) for line in f.read().splitlines()]
     kernels = {"stock": stock_log, "fips140": fips140_log}
@@ -419,27 +421,27 @@ def parity(d, keys, report, stock_log, fips140_log):
         rows.append(row)
     for k, (results, _) in runs.items():
         missing = [n for n, _, _ in ops if n not in results]
-        result(not missing, f"clients/{k}/all-ran",
+        result(not missing, f"{label}/{k}/all-ran",
                f"{len(missing)} not run, e.g. {missing[:3]}")
         bad = [r[0] for r in rows if r[2 + list(runs).index(k)] not in
                ("ok", "ok, host-verified")]
-        result(not bad, f"clients/{k}/all-succeeded", f"failed: {bad[:5]}")
+        result(not bad, f"{label}/{k}/all-succeeded", f"failed: {bad[:5]}")
     stock, ours = (runs[k][0] for k in kernels)
     differ = sorted(n for n in set(stock) | set(ours)
                     if stock.get(n) != ours.get(n) and
                     not (stock.get(n) and ours.get(n) and
                          stock[n][0] in ("host", "status") and
                          stock[n][:2] == ours[n][:2]))
-    result(not differ, "clients/same-results",
+    result(not differ, f"{label}/same-results",
            f"{len(differ)} operations differ")
     detail(f"{n}: stock {stock.get(n)}, fips140 {ours.get(n)}"
            for n in differ)
     algs = {k: proc_crypto(log) for k, log in kernels.items()}
     result(algs["stock"][0] == algs["fips140"][0],
-           "clients/same-proc-crypto-after",
+           f"{label}/same-proc-crypto-after",
            "/proc/crypto names or drivers differ after the clients ran")
     result(algs["stock"][1] == algs["fips140"][1],
-           "clients/same-selftests",
+           f"{label}/same-selftests",
            f"self-test states: stock {algs['stock'][1]}, "
            f"fips140 {algs['fips140'][1]}")
     write_report(report, rows, runs, algs, differ)

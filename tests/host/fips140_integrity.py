@@ -48,7 +48,15 @@ counts them) and exits non-zero when anything failed.
   booted LOG IMAGE MODULE
                          the boot LOG loaded the embedded module IMAGE
                          (fresh or prebuilt), whose digest, printed and
-                         in sysfs, is the HMAC-SHA256 of file MODULE
+                         in sysfs, is the HMAC-SHA256 of file MODULE, and
+                         whose release in sysfs is the one in MODULE's
+                         vermagic
+  crc-changed KO MODULE DEST
+                         write DEST, a copy of crypto module KO in which
+                         the CRC (__crc_ symbol) of the first symbol
+                         MODULE imports from it is changed, and print that
+                         symbol's name: KO as a module whose exports
+                         changed type would be
   selftests STOCK_LOG FIPS140_LOG
                          fips=1 boots: the same self-tests passed in both
                          (testmgr's "passed" lines), and the module counted
@@ -372,6 +380,35 @@ def debug_hooks(out, want):
         result(not found, "debug-hooks/none", f"debug hooks: {found}")
 
 
+def module_release(ko):
+    """The kernel release that built module KO: its vermagic's first word."""
+    with open(ko, "rb") as f:
+        modinfo = ELFFile(f).get_section_by_name(".modinfo").data()
+    for entry in modinfo.split(b"\0"):
+        if entry.startswith(b"vermagic="):
+            return entry[len(b"vermagic="):].decode().split(" ")[0]
+    return None
+
+
+def crc_changed(ko, module, dest):
+    data = bytearray(read(ko))
+    imports = symbols(module, defined=False)
+    with open(ko, "rb") as f:
+        elf = ELFFile(f)
+        symtab = elf.get_section_by_name(".symtab")
+        for sym in symtab.iter_symbols():
+            name = sym.name[len("__crc_"):]
+            if sym.name.startswith("__crc_") and name in imports:
+                sec = elf.get_section(sym["st_shndx"])
+                data[sec["sh_offset"] + sym["st_value"]] ^= 0x01
+                break
+        else:
+            sys.exit(f"{module} imports nothing with a CRC from {ko}")
+    with open(dest, "wb") as f:
+        f.write(data)
+    print(name)
+
+
 def booted(log, image, module):
     hexd = module_hmac(read(module)).hex()
     label = os.path.basename(os.path.dirname(log)) + "/" + \
@@ -380,6 +417,10 @@ def booted(log, image, module):
     st = boot_digest(log, hexd, f"booted/{label}")
     result(st.get("image") == image, f"booted/{label}/image",
            f"image={st.get('image')}, expected {image}")
+    release = module_release(module)
+    result(release and st.get("release") == release,
+           f"booted/{label}/release",
+           f"release={st.get('release')}, {module} was built by {release}")
 
 
 def abi_crc(out):
@@ -471,7 +512,8 @@ def main():
     cmds = {"digest": (digest, 1, True), "tamper": (tamper, 3, False),
             "log-has": (log_has, 2, True), "debug-hooks": (debug_hooks, 2, False),
             "selftests": (selftests, 2, False),
-            "booted": (booted, 3, False), "abi-crc": (abi_crc, 1, False),
+            "booted": (booted, 3, False),
+            "crc-changed": (crc_changed, 3, False), "abi-crc": (abi_crc, 1, False),
             "abi-btf": (abi_btf, 1, False), "absent": (absent, 2, False),
             "never-ran": (never_ran, 1, False),
             "initcall-failed": (initcall_failed, 3, False),
