@@ -535,6 +535,10 @@ case_reuse_abi_break() {
 CERTIFIED_SET=$WORK/certified/6.12.117
 CERTIFIED_OUT=$OUT/$(target_out certified)
 UPDATE=$(target_out update)
+# The release that built the certified module
+certified_release() {
+	cat "$CERTIFIED_OUT/include/config/kernel.release"
+}
 case_certified_set() {
 	certified_set "$CERTIFIED_OUT" "$CERTIFIED_SET"
 	(cd "$CERTIFIED_SET" && find . -type f | sort)
@@ -549,10 +553,8 @@ case_update_checks() {
 	fi
 	same_file update/embeds-certified "$CERTIFIED_SET/$_ko" \
 		"$_b/crypto/fips140/fips140-embedded.ko"
-	_old=$(cat "$CERTIFIED_OUT/include/config/kernel.release")
-	_new=$(cat "$_b/include/config/kernel.release")
 	"$PYTHON" "$INTEGRITY" log-has "$_b/crypto/fips140/fips140-abi-check.txt" \
-		"note: built by kernel release $_old, this kernel is $_new" \
+		"note: built by kernel release $(certified_release), this kernel is $(cat "$_b/include/config/kernel.release")" \
 		"fips140-abi-check: compatible" || :
 	"$PYTHON" "$INTEGRITY" log-has \
 		"$_b/crypto/fips140/fips140-modules-check.txt" \
@@ -577,9 +579,6 @@ case_update_identity() {
 # /proc/sys/crypto as on stock 6.12.118, but for fips_version: in 6.12
 # crypto/fips.c, part of the module, reports the release that built it,
 # the certified 6.12.117 one
-certified_release() {
-	cat "$CERTIFIED_OUT/include/config/kernel.release"
-}
 proc_sys_crypto_certified() {
 	if [ "$1" = "$(target_out stock)" ]; then
 		proc_sys_crypto "$@" |
@@ -609,6 +608,13 @@ update_build() {
 	# shellcheck disable=SC2046 # the fragments of the update target
 	"$S/build.sh" "$UPDATE" "$WORK/$SERIES" $(for _f in \
 		$(target_key update fragments); do echo "$CONFIGS/$_f"; done)
+}
+# flip_byte FILE OFFSET: the byte at OFFSET of FILE, its lowest bit flipped
+flip_byte() {
+	_v=$(od -An -tu1 -j "$2" -N 1 "$1" | tr -d ' ')
+	# shellcheck disable=SC2059 # the format is the byte, in octal
+	printf "\\$(printf %o $((_v ^ 1)))" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 # set_sums SET: the checksums of the crypto files of SET
 set_sums() {
@@ -644,8 +650,7 @@ case_update_refusals() {
 	mkdir -p "$_set"
 	# The certified module with a digest that is not its own
 	cp -a "$CERTIFIED_SET" "$_set/digest"
-	printf '\001' | dd of="$_set/digest/crypto/fips140/fips140.hmac" bs=1 \
-		seek=5 conv=notrunc status=none
+	flip_byte "$_set/digest/crypto/fips140/fips140.hmac" 5
 	refused bad-digest "$_set/digest" \
 		"does not match its digest $_set/digest/crypto/fips140/fips140.hmac" \
 		"the module or its digest is not the one certified"
