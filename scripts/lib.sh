@@ -61,6 +61,24 @@ unignore_debian_rules() {
 	git -C "$1" update-index --skip-worktree .gitignore
 }
 
+# Kernel targets, one file each (tests/targets/README)
+TARGETS=$TOP/tests/targets
+
+# target_key TARGET KEY [DEFAULT]: the value of KEY in TARGET's file
+target_key() {
+	_tf=$TARGETS/$1.target
+	[ -r "$_tf" ] || die "no target file $_tf"
+	_v=$(sed -n "s/^$2=//p" "$_tf" | tail -n 1)
+	echo "${_v:-${3:-}}"
+}
+
+# target_fragments TARGET: the paths of TARGET's config fragments
+target_fragments() {
+	for _f in $(target_key "$1" fragments); do
+		echo "$CONFIGS/$_f"
+	done
+}
+
 # tree_of_version VERSION: where tree.sh extracts linux-source-6.12 of
 # Debian version VERSION (e.g. 6.12.117-1~deb12u1 -> $WORK/linux-6.12.117);
 # the pinned version's tree is $WORK/linux

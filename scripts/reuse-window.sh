@@ -28,13 +28,6 @@ set -eu
 S=$TOP/scripts
 WIN=$WORK/reuse-window
 UPDATE_OUT=$OUT/fips140-update
-FRAGMENTS="base.config fips140.config fips140-modular.config modversions.config"
-
-fragments() {
-	for _f in $FRAGMENTS "$@"; do
-		echo "$CONFIGS/$_f"
-	done
-}
 
 # crypto_diff VERSION: the crypto source files of VERSION's tree that differ
 # from the pinned tree's
@@ -62,7 +55,7 @@ certify() {
 	echo "PASS $_v/series"
 	# shellcheck disable=SC2046 # the fragment files
 	if ! FIPS140_OUT=$WIN "$S/build.sh" "certified-$_v" \
-		"$WORK/series-$_v" $(fragments) >>"$WIN/$_v.log" 2>&1; then
+		"$WORK/series-$_v" $(target_fragments certified) >>"$WIN/$_v.log" 2>&1; then
 		echo "FAIL $_v/certify: see $WIN/certified-$_v/build.log"
 		return 1
 	fi
@@ -75,7 +68,7 @@ certify() {
 update_build() {
 	# shellcheck disable=SC2046 # the fragment files
 	FIPS140_MAKE_ARGS="$*" "$S/build.sh" fips140-update "$WORK/series" \
-		$(fragments update.config)
+		$(target_fragments update)
 }
 
 # reuse VERSION: the pinned update kernel built with VERSION's set; its

@@ -38,15 +38,7 @@ boot_log() { echo "$OUT/$1/boot-$2.log"; }
 #
 # One file per target in tests/targets (see its README): how to build it,
 # boot it, and what to compare it with. add_target registers its cases.
-TARGETS=$TOP/tests/targets
-
-# target_key TARGET KEY [DEFAULT]: the value of KEY in TARGET's file
-target_key() {
-	_tf=$TARGETS/$1.target
-	[ -r "$_tf" ] || die "no target file $_tf"
-	_v=$(sed -n "s/^$2=//p" "$_tf" | tail -n 1)
-	echo "${_v:-${3:-}}"
-}
+# TARGETS, target_key and target_fragments are in lib.sh.
 # target_names: every target, one a line
 target_names() {
 	for _tf in "$TARGETS"/*.target; do
@@ -129,10 +121,7 @@ case_target_build() {
 	esac
 	_release=$(target_key "$1" release)
 	[ "$_release" != debian ] || _release=${LINUX_IMAGE_PKG#linux-image-}
-	_frags=
-	for _f in $(target_key "$1" fragments); do
-		_frags="$_frags $CONFIGS/$_f"
-	done
+	_frags=$(target_fragments "$1")
 	# shellcheck disable=SC2086 # option and fragment lists
 	FIPS140_KERNELRELEASE=$_release \
 		"$S/build.sh" "$(target_out "$1")" "$_tree" $_base $_frags
@@ -606,8 +595,7 @@ case_update_dual_identity() {
 # directory: the build must not remake any of its files)
 update_build() {
 	# shellcheck disable=SC2046 # the fragments of the update target
-	"$S/build.sh" "$UPDATE" "$WORK/$SERIES" $(for _f in \
-		$(target_key update fragments); do echo "$CONFIGS/$_f"; done)
+	"$S/build.sh" "$UPDATE" "$WORK/$SERIES" $(target_fragments update)
 }
 # flip_byte FILE OFFSET: the byte at OFFSET of FILE, its lowest bit flipped
 flip_byte() {
