@@ -8,9 +8,11 @@
 # make modules_install into $WORK/out/NAME/modroot (modules are signed
 # there). ccache is used when installed, with CCACHE_BASEDIR=$WORK: paths
 # are hashed relative to the build directory, so a checkout elsewhere (or
-# a recreated worktree) hits the cache. Two different source trees do not
-# share objects, though: the relative include paths (../../linux/include,
-# ../../series/include) differ; measured, ~0 kernel hits across trees.
+# a recreated worktree) hits the cache. The pristine and the series tree
+# share no objects (the series changes headers every file includes, and
+# the relative paths ../../linux/, ../../series/ differ); the trees of
+# another Debian version sit at the same relative paths from their builds
+# (lib.sh, version_dir), so there ccache finds every unchanged object.
 # Every build signs its modules with the same key, made once in
 # $WORK/signing (CONFIG_MODULE_SIG_KEY), as a distribution does: the
 # certificate is built into fips140.ko (certs/ is in the crypto

@@ -79,14 +79,25 @@ target_fragments() {
 	done
 }
 
+# version_dir VERSION: the directory of another Debian version of the tree
+# (e.g. 6.12.117-1~deb12u1 -> $WORK/v6.12.117), laid out as $WORK is for
+# the pinned one: linux/ (tree.sh), series/ (the series applied) and
+# out/NAME (its builds). A build there finds its sources at the same
+# relative paths (../../series/...) as a build of the pinned version, so
+# ccache, whose paths are relative to $WORK (build.sh), builds every
+# object the update did not change from the cache.
+version_dir() {
+	echo "$WORK/v${1%%-*}"
+}
+
 # tree_of_version VERSION: where tree.sh extracts linux-source-6.12 of
-# Debian version VERSION (e.g. 6.12.117-1~deb12u1 -> $WORK/linux-6.12.117);
-# the pinned version's tree is $WORK/linux
+# Debian version VERSION: $WORK/linux for the pinned one, else
+# $(version_dir VERSION)/linux
 tree_of_version() {
 	if [ "$1" = "$LINUX_SOURCE_VERSION" ]; then
 		echo "$WORK/linux"
 	else
-		echo "$WORK/linux-${1%%-*}"
+		echo "$(version_dir "$1")/linux"
 	fi
 }
 
@@ -108,10 +119,17 @@ certified_set() {
 
 # algs LOG: the /proc/crypto table a boot's dump recorded (the dump guest
 # test), without the owning module, sorted: what two kernels built from
-# the same fragment must have in common
+# the same fragment must have in common. A template instance (a driver
+# name with "(": hmac(sha256-generic)) is made on demand by a lookup, and
+# one that a newer registration killed stays listed, dead, while a user
+# holds it, next to the live one the next lookup makes: how many times an
+# instance is listed depends on timing (a sweep seed saw two on stock, one
+# on fips140), so instances count once; every other line counts as many
+# times as it is listed (a live driver name is unique).
 algs_of_log() {
 	"$PYTHON" "$TOP/scripts/ktap.py" section "$1" proc-crypto |
-		sed 's/ module=[^ ]*//' | LC_ALL=C sort
+		sed 's/ module=[^ ]*//' |
+		awk '!/ driver=[^ ]*\(/ || !seen[$0]++' | LC_ALL=C sort
 }
 
 # git in work tree $1, with a fallback committer identity for git am on a

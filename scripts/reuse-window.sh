@@ -39,28 +39,29 @@ crypto_diff() {
 		awk '/^Files/ { print $2; next } { print }'
 }
 
-# certify VERSION: tree, series and the certified set of VERSION
+# certify VERSION: tree, series and the certified set of VERSION, built
+# in that version's directory (lib.sh, version_dir)
 certify() {
-	_v=${1%%-*}
+	_v=${1%%-*} _vdir=$(version_dir "$1")
 	"$S/tree.sh" "$1" >"$WIN/$_v.log" 2>&1 || {
 		echo "FAIL $_v/tree: see $WIN/$_v.log"
 		return 1
 	}
 	if ! FIPS140_SRC=$(tree_of_version "$1") "$S/series-apply.sh" \
-		"series-$_v" "$WORK/series-$_v" >>"$WIN/$_v.log" 2>&1; then
+		"series-$_v" "$_vdir/series" >>"$WIN/$_v.log" 2>&1; then
 		echo "FAIL $_v/series: does not apply: $(grep -m1 'does not apply\|failed' \
 			"$WIN/$_v.log" || echo "see $WIN/$_v.log")"
 		return 1
 	fi
 	echo "PASS $_v/series"
 	# shellcheck disable=SC2046 # the fragment files
-	if ! FIPS140_OUT=$WIN "$S/build.sh" "certified-$_v" \
-		"$WORK/series-$_v" $(target_fragments certified) >>"$WIN/$_v.log" 2>&1; then
-		echo "FAIL $_v/certify: see $WIN/certified-$_v/build.log"
+	if ! FIPS140_OUT=$_vdir/out "$S/build.sh" "certified-$_v" \
+		"$_vdir/series" $(target_fragments certified) >>"$WIN/$_v.log" 2>&1; then
+		echo "FAIL $_v/certify: see $_vdir/out/certified-$_v/build.log"
 		return 1
 	fi
 	echo "PASS $_v/certify"
-	certified_set "$WIN/certified-$_v" "$WIN/set-$_v"
+	certified_set "$_vdir/out/certified-$_v" "$WIN/set-$_v"
 }
 
 # update_build [MAKE-VARIABLE...]: the update kernel, in its own build

@@ -47,6 +47,16 @@ target_names() {
 }
 # target_out TARGET: its build directory's name under $OUT
 target_out() { target_key "$1" out "$1"; }
+# target_outdir TARGET: where its build directory is: $OUT, or for a
+# target of another version, that version's out/ (lib.sh, version_dir)
+target_outdir() {
+	_version=$(target_key "$1" version)
+	if [ -n "$_version" ]; then
+		echo "$(version_dir "$_version")/out"
+	else
+		echo "$OUT"
+	fi
+}
 # target_of OUT: the target whose build directory is OUT
 target_of() {
 	for _t in $(target_names); do
@@ -104,7 +114,7 @@ case_target_build() {
 	pristine) _tree=$SRC ;;
 	series) _tree=$WORK/$SERIES ;;
 	"pristine "*) _tree=$(tree_of_version "$_version") ;;
-	"series "*) _tree=$WORK/series-${_version%%-*} ;;
+	"series "*) _tree=$(version_dir "$_version")/series ;;
 	package)
 		# shellcheck disable=SC2046 # the script and its arguments
 		set -- $(target_key "$1" build-script)
@@ -123,7 +133,7 @@ case_target_build() {
 	[ "$_release" != debian ] || _release=${LINUX_IMAGE_PKG#linux-image-}
 	_frags=$(target_fragments "$1")
 	# shellcheck disable=SC2086 # option and fragment lists
-	FIPS140_KERNELRELEASE=$_release \
+	FIPS140_KERNELRELEASE=$_release FIPS140_OUT=$(target_outdir "$1") \
 		"$S/build.sh" "$(target_out "$1")" "$_tree" $_base $_frags
 }
 case_target_initramfs() { "$S/initramfs.sh" "$(target_out "$1")"; }
@@ -164,7 +174,7 @@ case_tree() { "$S/tree.sh"; }
 case_tree_version() { "$S/tree.sh" "$1"; }
 case_series_version() {
 	FIPS140_SRC=$(tree_of_version "$1") "$S/series-apply.sh" \
-		"series-${1%%-*}" "$WORK/series-${1%%-*}"
+		"series-${1%%-*}" "$(version_dir "$1")/series"
 }
 
 # The stock kernel: pristine 6.12, base fragment. The baseline.
@@ -522,7 +532,7 @@ case_reuse_abi_break() {
 # kernel's. The certified set is what a distribution keeps of the
 # certifying build: fips140.ko, its fips140.hmac and the crypto modules.
 CERTIFIED_SET=$WORK/certified/6.12.117
-CERTIFIED_OUT=$OUT/$(target_out certified)
+CERTIFIED_OUT=$(target_outdir certified)/$(target_out certified)
 UPDATE=$(target_out update)
 # The release that built the certified module
 certified_release() {

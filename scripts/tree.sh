@@ -13,8 +13,8 @@
 # With VERSION (a Debian version of linux-source-6.12 other than the one
 # pinned in lib.sh, e.g. 6.12.117-1~deb12u1), the package of that version
 # is downloaded, not installed (apt holds one version of a package), and
-# its source extracted the same way into $WORK/linux-6.12.117: the
-# certifying tree of the reuse tests, beside the pinned one.
+# its source extracted the same way into $WORK/v6.12.117/linux: the
+# certifying tree of the reuse tests (lib.sh, version_dir).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -111,7 +111,7 @@ other() {
 		log "pristine tree present: $_dir ($LINUX_SOURCE_PKG $1)"
 		return
 	fi
-	_dl=$WORK/download-${1%%-*}
+	_dl=$(version_dir "$1")/download
 	rm -rf "$_dl"
 	extract "$(download "$1" "$_dl")" "$1" "$_dir"
 	rm -rf "$_dl"
