@@ -5,9 +5,9 @@
 #
 # Build the out-of-tree module tests/ro-probe against kernel target NAME
 # (built by build.sh), sign it with the build's key, and put it in
-# $WORK/out/NAME/extra/ with ro-targets: one function placeholder
-# (__fips140_fn_ptr_*) and one variable placeholder (__crypto_*_ptr) of
-# that kernel's System.map, "KIND SYMBOL ADDRESS" a line. The guest test
+# $WORK/out/NAME/extra/ with ro-targets: one trampoline (__wrap_*),
+# whose jump the loader rewrote at plug-in, and one variable placeholder (__crypto_*_ptr) of that kernel's
+# System.map, "KIND SYMBOL ADDRESS" a line. The guest test
 # roprobe reads them from /extra (initramfs.sh NAME $WORK/out/NAME/extra).
 # The kernel has no KASLR (base.config), so System.map addresses are the
 # run-time ones.
@@ -24,9 +24,9 @@ main() {
 	outdir=$OUT/$1
 	[ -r "$outdir/System.map" ] ||
 		die "$outdir/System.map missing: run build.sh $1 first"
-	fn=$(placeholder '^__fips140_fn_ptr_')
+	fn=$(placeholder '^__wrap_')
 	var=$(placeholder '^__crypto_.*_ptr$')
-	[ -n "$fn" ] || die "no __fips140_fn_ptr_* in $outdir/System.map"
+	[ -n "$fn" ] || die "no __wrap_* in $outdir/System.map"
 	[ -n "$var" ] || die "no __crypto_*_ptr in $outdir/System.map"
 
 	# Kbuild writes its objects next to the sources: build a copy.

@@ -5,12 +5,14 @@
  * own: it oopses the kernel on purpose.
  *
  * /extra/ro-targets (made by the host from System.map) names one
- * function placeholder and one variable placeholder, "KIND SYMBOL ADDR"
- * a line. /extra/fips140_ro_probe.ko (tests/ro-probe) peeks and pokes
- * kernel addresses through /proc/fips140-ro-probe. For each target: the
- * placeholder is set (not 0), a poke kills the writer with an oops that is
- * a write fault on a present page at that address in the probe module,
- * and a second peek finds the value unchanged. Besides these, the kernel
+ * trampoline and one variable placeholder, "KIND SYMBOL ADDR" a line.
+ * /extra/fips140_ro_probe.ko (tests/ro-probe) peeks and pokes kernel
+ * addresses through /proc/fips140-ro-probe. For each target: the
+ * placeholder is set (the variable's pointer not 0; the trampoline's jmp
+ * rel32, after its ENDBR64 with IBT, lands in fips140.ko, whose place
+ * /proc/modules gives), a poke kills the writer with an oops that is a
+ * write fault on a present page at that address in the probe module, and
+ * a second peek finds the value unchanged. Besides these, the kernel
  * log must hold no other oops, BUG or WARNING.
  */
 #define _GNU_SOURCE
@@ -151,6 +153,52 @@ static int oops_is_write_fault(unsigned long addr)
 	return 1;
 }
 
+#define ENDBR64 0xfa1e0ff3UL	/* f3 0f 1e fa, little-endian */
+#define JMP32 0xe9
+
+/* Where fips140.ko is, from /proc/modules: "fips140 SIZE ... ADDR" */
+static int module_range(unsigned long *start, unsigned long *size)
+{
+	char line[256], name[64];
+	int found = 0;
+	FILE *f = fopen("/proc/modules", "r");
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%63s %lu %*s %*s %*s %lx", name, size,
+			       start) == 3 && !strcmp(name, "fips140");
+	fclose(f);
+	if (!found || !*start)
+		ksft_print_msg("/proc/modules gives no address of fips140\n");
+	return found && *start;
+}
+
+/*
+ * The trampoline at *addr: move *addr past its ENDBR64, if any, to its
+ * jump, and check that the jump is a jmp rel32 into fips140.ko
+ */
+static int jumps_into_module(unsigned long *addr, unsigned long *insn)
+{
+	unsigned long start, size, dest;
+
+	if ((*insn & 0xffffffffUL) == ENDBR64) {
+		*addr += 4;
+		if (!peek(*addr, insn))
+			return 0;
+	}
+	if ((*insn & 0xff) != JMP32) {
+		ksft_print_msg("0x%lx: %016lx is not a jmp rel32\n", *addr, *insn);
+		return 0;
+	}
+	dest = *addr + 5 + (long)(int)(*insn >> 8);
+	if (!module_range(&start, &size))
+		return 0;
+	ksft_print_msg("0x%lx: jmp 0x%lx; fips140 at 0x%lx, %lu bytes\n",
+		       *addr, dest, start, size);
+	return dest >= start && dest < start + size;
+}
+
 static void check_target(const char *kind, const char *sym,
 			 unsigned long addr)
 {
@@ -160,6 +208,8 @@ static void check_target(const char *kind, const char *sym,
 
 	ksft_print_msg("%s placeholder %s at 0x%lx\n", kind, sym, addr);
 	ok = peek(addr, &before) && before;
+	if (ok && !strcmp(kind, "fn"))
+		ok = jumps_into_module(&addr, &before);
 	if (ok)
 		ksft_print_msg("%s = 0x%lx\n", sym, before);
 	else

@@ -19,8 +19,9 @@ counts them) and exits non-zero when anything failed.
   same-initcalls STOCK OTHER   same initcalls, same order (System.map)
   initcall-order STOCK OUT STOCK_LOG FIPS140_LOG
                                crypto initcalls: same level, same order
-  trampolines OUT              objtool ran on the trampolines: ORC data,
-                               retpoline sites, ENDBR kept, none sealed
+  trampolines OUT              each trampoline one jmp rel32 to its stub;
+                               objtool ran on them: ORC data, ENDBR kept,
+                               none sealed
 """
 import bisect
 import io
@@ -234,10 +235,12 @@ def orc_lookup(data, sections):
 
 
 def trampolines(out):
-    """objtool ran on the trampolines, as on the rest of vmlinux: each
-    function of crypto/fips140/fips140-fn-redirect.o has its ORC entry,
-    each trampoline's indirect jump is a retpoline site (with
-    retpolines), each keeps its ENDBR and none is sealed (with IBT)."""
+    """Each trampoline is one direct jmp rel32 (after its ENDBR with IBT),
+    built going to its own stub, which the loader rewrites at plug-in:
+    no indirect branch, whatever the mitigations. objtool ran on them, as
+    on the rest of vmlinux: each function of
+    crypto/fips140/fips140-fn-redirect.o has its ORC entry, each keeps
+    its ENDBR and none is sealed (with IBT)."""
     path = os.path.join(out, "vmlinux")
     with open(path, "rb") as f:
         data = f.read()
@@ -270,13 +273,21 @@ def trampolines(out):
                f"{len(missing)} functions the unwinder cannot unwind "
                "from their entry")
         detail(missing)
-    if cfg.get("CONFIG_MITIGATION_RETPOLINE") == "y":
-        sites = relative_table(data, sections, ".retpoline_sites")
-        missing = sorted(n for n in wraps if not any(
-            funcs[n][0] <= s < funcs[n][0] + funcs[n][1] for s in sites))
-        result(not missing, "trampolines/retpoline-sites",
-               f"{len(missing)} trampolines without a retpoline site")
-        detail(missing)
+    jmp_at = 4 if cfg.get("CONFIG_X86_KERNEL_IBT") == "y" else 0
+    bad = []
+    for name in sorted(wraps):
+        addr, size = funcs[name]
+        code = data[file_offset(data, addr):][:size]
+        stub = "__fips140_fn_unplugged_" + name[len("__wrap_"):]
+        target = None
+        if size == jmp_at + 5 and code[jmp_at] == 0xE9:
+            rel = struct.unpack_from("<i", code, jmp_at + 1)[0]
+            target = addr + jmp_at + 5 + rel
+        if stub not in funcs or target != funcs[stub][0]:
+            bad.append(f"{name}: {code.hex()}")
+    result(not bad, "trampolines/direct-jump",
+           f"{len(bad)} trampolines are not one jmp rel32 to their stub")
+    detail(bad)
     if cfg.get("CONFIG_X86_KERNEL_IBT") == "y":
         bad = sorted(n for n, (a, _) in funcs.items()
                      if data[file_offset(data, a):][:4] != ENDBR64)
