@@ -7,7 +7,9 @@
  * host to compare with the stock kernel's.
  *
  * harness.crypto=fips140: /sys/kernel/fips140/ says the integrity check
- * and the self-tests passed (at least one test, none failed), with a
+ * and the self-tests passed (at least one test, none failed; with fips=1
+ * already when /init started, which recorded the state in
+ * /tmp/selftest-at-init; otherwise then passed or still pending), with a
  * version, a 20-byte build id, a 32-byte digest and the same fips mode
  * as /proc/sys/crypto/fips_enabled; it is dumped (section sys-fips140)
  * for the host to compare with the build. harness.crypto=kernel: there is
@@ -138,7 +140,7 @@ static int status_count(const char *name, long *n)
 
 static void check_module_status(int fips)
 {
-	char version[64], release[65] = "";
+	char version[64], release[65] = "", v[64];
 	long passed = 0, failed = -1;
 	int ok;
 
@@ -154,7 +156,14 @@ static void check_module_status(int fips)
 	ksft_test_result(ok, "release\n");
 	ksft_test_result(status_is_hex("hmac_digest", 64), "hmac-digest\n");
 	ksft_test_result(status_is("integrity", "passed"), "integrity-passed\n");
-	/* In FIPS mode user space starts after them: never pending here */
+	/*
+	 * In FIPS mode user space starts once they have passed: /init found
+	 * them passed. Otherwise they may still run then, as on stock.
+	 */
+	ok = read_line("/tmp/selftest-at-init", v, sizeof(v)) &&
+	     (!strcmp(v, "passed") || (!fips && !strcmp(v, "pending")));
+	ksft_print_msg("selftest as /init started: %s\n", v);
+	ksft_test_result(ok, "selftests-done-before-init\n");
 	if (!fips)
 		wait_selftests();
 	ok = status_is("selftest", "passed") &&
@@ -245,7 +254,7 @@ int main(void)
 	dir_exists = access(STATUS_DIR, F_OK) == 0;
 
 	ksft_print_header();
-	ksft_set_plan(strcmp(crypto, "fips140") ? 3 : 11);
+	ksft_set_plan(strcmp(crypto, "fips140") ? 3 : 12);
 	ksft_test_result(dump_dir("/proc/sys/crypto", "proc-sys-crypto"), "proc-sys-crypto-readable\n");
 	if (fips_enabled() != fips)
 		ksft_print_msg("fips_enabled is %d, the command line says fips=%s\n",
