@@ -269,6 +269,31 @@ def section(text, name):
     return lines if found else None
 
 
+def algs(text):
+    """The /proc/crypto table of a log's dump (section proc-crypto)
+    without the owning module, sorted: what two kernels built from the same
+    fragment must have in common; None without the section. A template
+    instance (a driver name with "(": hmac(sha256-generic)) is made on
+    demand by a lookup, and one that a newer registration killed stays
+    listed, dead, while a user holds it, next to the live one the next
+    lookup made: how many times an instance is listed depends on timing,
+    so each counts once. Every other line counts as many times as it is
+    listed (a live driver name is unique)."""
+    lines = section(text, 'proc-crypto')
+    if lines is None:
+        return None
+    out, seen = [], set()
+    for line in lines:
+        line = re.sub(r' module=\S*', '', line)
+        m = re.search(r' driver=(\S*)', line)
+        if m and '(' in m.group(1):
+            if line in seen:
+                continue
+            seen.add(line)
+        out.append(line)
+    return sorted(out)
+
+
 def read(path):
     with open(path, encoding='utf-8', errors='replace') as f:
         return f.read()
@@ -292,9 +317,21 @@ def main(argv):
     s = sub.add_parser('section', help='print a dump section of a log')
     s.add_argument('log')
     s.add_argument('name')
+    a = sub.add_parser('algs', help='the /proc/crypto table of a log, '
+                       'to compare with another kernel\'s')
+    a.add_argument('log')
     args = ap.parse_args(argv)
 
     text = read(args.log)
+    if args.cmd == 'algs':
+        table = algs(text)
+        if table is None:
+            print(f'ktap.py: no section proc-crypto in {args.log}',
+                  file=sys.stderr)
+            return 1
+        for line in table:
+            print(line)
+        return 0
     if args.cmd == 'section':
         lines = section(text, args.name)
         if lines is None:

@@ -117,19 +117,11 @@ certified_set() {
 	mv "$2.tmp" "$2"
 }
 
-# algs LOG: the /proc/crypto table a boot's dump recorded (the dump guest
-# test), without the owning module, sorted: what two kernels built from
-# the same fragment must have in common. A template instance (a driver
-# name with "(": hmac(sha256-generic)) is made on demand by a lookup, and
-# one that a newer registration killed stays listed, dead, while a user
-# holds it, next to the live one the next lookup makes: how many times an
-# instance is listed depends on timing (a sweep seed saw two on stock, one
-# on fips140), so instances count once; every other line counts as many
-# times as it is listed (a live driver name is unique).
+# algs_of_log LOG: the /proc/crypto table a boot's dump recorded, as two
+# kernels built from the same fragment must both have it (ktap.py algs:
+# without the owning module, each template instance once, sorted)
 algs_of_log() {
-	"$PYTHON" "$TOP/scripts/ktap.py" section "$1" proc-crypto |
-		sed 's/ module=[^ ]*//' |
-		awk '!/ driver=[^ ]*\(/ || !seen[$0]++' | LC_ALL=C sort
+	"$PYTHON" "$TOP/scripts/ktap.py" algs "$1"
 }
 
 # git in work tree $1, with a fallback committer identity for git am on a

@@ -217,6 +217,24 @@ class Verdict(unittest.TestCase):
             'type=shash'])
         self.assertIsNone(ktap.section(text, 'proc-modules'))
 
+    def test_algs(self):
+        # A template instance listed twice (a dead one and the live one)
+        # counts once; any other line as often as it is listed; the
+        # owning module is left out
+        inst = ('name=hmac(sha256) driver=hmac(sha256-generic) '
+                'module=kernel priority=100 type=shash')
+        dup = ('name=sha1 driver=sha1-generic module=fips140 priority=100 '
+               'type=shash')
+        body = DUMP_OK.replace(
+            '    # ---- END', f'    # {inst}\n    # {inst}\n    # {dup}\n'
+            '    # ---- END')
+        self.assertEqual(ktap.algs(log(HASH_OK + body)), [
+            'name=hmac(sha256) driver=hmac(sha256-generic) priority=100 '
+            'type=shash',
+            'name=sha1 driver=sha1-generic priority=100 type=shash',
+            'name=sha1 driver=sha1-generic priority=100 type=shash'])
+        self.assertIsNone(ktap.algs(log(HASH_OK)))
+
 
 if __name__ == '__main__':
     unittest.main()
