@@ -12,7 +12,9 @@
 # share no objects (the series changes headers every file includes, and
 # the relative paths ../../linux/, ../../series/ differ); the trees of
 # another Debian version sit at the same relative paths from their builds
-# (lib.sh, version_dir), so there ccache finds every unchanged object.
+# (lib.sh, version_dir), so there ccache finds the objects whose
+# preprocessed source did not change (few, when an update changes a
+# header as common as mm.h).
 # Every build signs its modules with the same key, made once in
 # $WORK/signing (CONFIG_MODULE_SIG_KEY), as a distribution does: the
 # certificate is built into fips140.ko (certs/ is in the crypto

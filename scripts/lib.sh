@@ -84,8 +84,11 @@ target_fragments() {
 # the pinned one: linux/ (tree.sh), series/ (the series applied) and
 # out/NAME (its builds). A build there finds its sources at the same
 # relative paths (../../series/...) as a build of the pinned version, so
-# ccache, whose paths are relative to $WORK (build.sh), builds every
-# object the update did not change from the cache.
+# ccache, whose paths are relative to $WORK (build.sh), can take from the
+# cache every object whose preprocessed source the update did not change.
+# Few, measured: 6.12.118 changed include/linux/mm.h, which nearly every
+# object includes (the certified build of 6.12.117 after the 6.12.118
+# ones: about 10% hits).
 version_dir() {
 	echo "$WORK/v${1%%-*}"
 }
