@@ -323,19 +323,11 @@ def main(argv):
     args = ap.parse_args(argv)
 
     text = read(args.log)
-    if args.cmd == 'algs':
-        table = algs(text)
-        if table is None:
-            print(f'ktap.py: no section proc-crypto in {args.log}',
-                  file=sys.stderr)
-            return 1
-        for line in table:
-            print(line)
-        return 0
-    if args.cmd == 'section':
-        lines = section(text, args.name)
+    if args.cmd in ('algs', 'section'):
+        name = args.name if args.cmd == 'section' else 'proc-crypto'
+        lines = section(text, name) if args.cmd == 'section' else algs(text)
         if lines is None:
-            print(f'ktap.py: no section {args.name} in {args.log}',
+            print(f'ktap.py: no section {name} in {args.log}',
                   file=sys.stderr)
             return 1
         for line in lines:
