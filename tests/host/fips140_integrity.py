@@ -521,6 +521,16 @@ def selftests(stock_log, fips140_log):
     result(counts == [before], "selftests/module-count",
            f"module reported {counts}, the log has {before} passes "
            "before it")
+    # In FIPS mode user space starts once the self-tests have passed: the
+    # module's report comes before the kernel runs /init
+    lines = kernel_lines(fips140_log)
+    ready = [i for i, x in enumerate(lines) if READY.search(x)]
+    init = [i for i, x in enumerate(lines)
+            if "Run /init as init process" in x]
+    result(ready and init and ready[0] < init[0],
+           "selftests/ready-before-init",
+           "the module reported its self-tests after /init started"
+           if ready and init else "no report or no /init in the log")
 
 
 def main():
