@@ -70,6 +70,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import zlib
 
 from elftools.elf.elffile import ELFFile
 
@@ -131,13 +132,16 @@ def status(log):
     return dict(line.split("=", 1) for line in lines if "=" in line)
 
 
-def boot_digest(log, hexd, name):
-    """The boot LOG printed digest HEXD and shows it in sysfs: the loader's
-    image check in every boot; the module's integrity self-test with
-    fips=1, and only then (without it the image is hashed once)."""
+def boot_digest(log, ko, name):
+    """The boot LOG checked the image KO and shows its digest in sysfs:
+    the loader's CRC-32 of the image and its digest in every boot; the
+    module's integrity self-test (HMAC-SHA256) with fips=1, and only
+    then."""
+    hexd = module_hmac(ko).hex()
+    crc = zlib.crc32(ko + bytes.fromhex(hexd))
     st = status(log)
     lines = kernel_lines(log)
-    line = f"fips140: image check passed, hmac-sha256 {hexd}"
+    line = f"fips140: image check passed, crc32 {crc:08x}"
     result(line in lines, f"{name}/printed",
            f"no \"{line}\" in the kernel log")
     selftest = f"fips140: integrity check passed, hmac-sha256 {hexd}"
@@ -149,8 +153,8 @@ def boot_digest(log, hexd, name):
     else:
         ran = [x for x in lines if x.startswith(
             "fips140: integrity check: hmac-sha256")]
-        result(skipped in lines and not ran, f"{name}/hashed-once",
-               f"the module hashed its image again: {ran}" if ran else
+        result(skipped in lines and not ran, f"{name}/not-hashed",
+               f"the module hashed its image: {ran}" if ran else
                f"no \"{skipped}\" in the kernel log")
     result(st.get("hmac_digest") == hexd, f"{name}/sysfs",
            f"hmac_digest={st.get('hmac_digest')}, expected {hexd}")
@@ -173,10 +177,18 @@ def digest(out, *logs):
     off = file_offset(vmlinux, vmlinux_symbol(out, "__fips140_digest"))
     result(vmlinux[off:off + 32] == want, "digest/in-vmlinux",
            f"__fips140_digest is {vmlinux[off:off + 32].hex()}")
+    # The CRC-32 the loader checks: zlib's of the module and digest
+    crc = zlib.crc32(ko + want).to_bytes(4, "little")
+    stored = read(os.path.join(out, "crypto/fips140/fips140.hmac-crc"))
+    result(stored == crc, "digest/crc-host-tool",
+           f"fips140.hmac-crc is {stored.hex()}, expected {crc.hex()}")
+    off = file_offset(vmlinux, vmlinux_symbol(out, "__fips140_crc"))
+    result(vmlinux[off:off + 4] == crc, "digest/crc-in-vmlinux",
+           f"__fips140_crc is {vmlinux[off:off + 4].hex()}")
     bid = build_id(os.path.join(out, MODULE))
     for log in logs:
         label = os.path.basename(log)
-        st = boot_digest(log, hexd, f"digest/{label}")
+        st = boot_digest(log, ko, f"digest/{label}")
         result(bid is not None and st.get("build_id") == bid,
                f"digest/{label}/build-id",
                f"build_id={st.get('build_id')}, fips140.ko has {bid}")
@@ -425,11 +437,10 @@ def crc_changed(ko, module, dest):
 
 
 def booted(log, image, module):
-    hexd = module_hmac(read(module)).hex()
     label = os.path.basename(os.path.dirname(log)) + "/" + \
         os.path.basename(log)
     log_has(log, f"fips140: loading the embedded crypto module ({image}, ")
-    st = boot_digest(log, hexd, f"booted/{label}")
+    st = boot_digest(log, read(module), f"booted/{label}")
     result(st.get("image") == image, f"booted/{label}/image",
            f"image={st.get('image')}, expected {image}")
     release = module_release(module)
