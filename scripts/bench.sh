@@ -21,7 +21,9 @@
 #    trees are never modified. The benchmark kernel
 #    bench-call: fips140 + configs/fips140-bench.config +
 #    configs/retpoline.config (mitigations as distributions ship them),
-#    for the trampoline call.
+#    for the trampoline call, built from its own worktree of the series
+#    with tests/patches/call-bench.patch on top (the debugfs benchmark is
+#    not part of the series).
 # 2. boots: RUNS (default 5) of each kernel, interleaved, under
 #    "-icount shift=3,sleep=off" (guest time counts instructions: the same
 #    every run) and under plain TCG; initcall_debug, with the console
@@ -56,7 +58,9 @@ build_kernels() {
 	"$S/build.sh" stock "$SRC" "$CONFIGS/base.config"
 	"$S/build.sh" fips140 "$WORK/series" "$CONFIGS/base.config" \
 		"$CONFIGS/fips140.config"
-	"$S/build.sh" bench-call "$WORK/series" "$CONFIGS/base.config" \
+	"$S/series-apply.sh" series-bench "$WORK/series-bench" \
+		"$TOP/tests/patches/call-bench.patch"
+	"$S/build.sh" bench-call "$WORK/series-bench" "$CONFIGS/base.config" \
 		"$CONFIGS/fips140.config" "$CONFIGS/fips140-bench.config" \
 		"$CONFIGS/retpoline.config"
 	for k in stock fips140; do

@@ -23,8 +23,16 @@ SRC=${FIPS140_SRC:-$WORK/linux}
 # Build output directories: $OUT/NAME (one per kernel target);
 # FIPS140_OUT puts them elsewhere (the reuse tests' second tree).
 OUT=${FIPS140_OUT:-$WORK/out}
-PATCHES=$TOP/patches
+# FIPS140_PATCHES: another series directory (bisect-series.sh: a prefix)
+PATCHES=${FIPS140_PATCHES:-$TOP/patches}
 CONFIGS=$TOP/configs
+
+# series_of DIR: the patch file names DIR/series lists, in order (one a
+# line; blank lines and # comments ignored; none without a series file)
+series_of() {
+	[ -r "$1/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
+}
 
 # The host checks run with Debian's Python, which has the packages deps.sh
 # installs (python3-pyelftools, python3-cryptography); FIPS140_PYTHON

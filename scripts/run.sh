@@ -50,13 +50,7 @@ build() {
 	return "$rc"
 }
 
-series_count() {
-	if [ -r "$PATCHES/series" ]; then
-		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/series" | wc -l
-	else
-		echo 0
-	fi
-}
+series_count() { series_of "$PATCHES" | wc -l; }
 
 report() {
 	step=report

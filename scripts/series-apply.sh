@@ -19,12 +19,6 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-# The patch file names of the series, in order.
-series() {
-	[ -r "$PATCHES/series" ] || return 0
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$PATCHES/series"
-}
-
 remove_worktree() {
 	git -C "$SRC" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
 	git -C "$SRC" worktree prune
@@ -33,7 +27,7 @@ remove_worktree() {
 # The patch files to apply, with their paths: the series, then the extra
 # patches; each checked to exist.
 patch_files() {
-	for _p in $(series); do
+	for _p in $(series_of "$PATCHES"); do
 		[ -r "$PATCHES/$_p" ] ||
 			die "series-apply: patches/series lists $_p, no such file"
 		echo "$PATCHES/$_p"

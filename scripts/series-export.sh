@@ -9,8 +9,15 @@
 # Refuses a worktree with uncommitted changes. The patches carry no commit
 # ids, numbers in the subject or signature, so re-exporting an unchanged
 # commit gives the same file.
+#
+# The cover letter, patches/0000-cover-letter.patch, is format-patch's,
+# with docs/cover-letter.txt as its subject (first line) and text, the
+# shortlog and diffstat of the series, and the date of the last commit;
+# it is not listed in patches/series (git am has nothing to apply).
 set -eu
 . "$(dirname "$0")/lib.sh"
+
+COVER=$TOP/docs/cover-letter.txt
 
 main() {
 	[ $# = 1 ] || die "usage: series-export.sh WORKTREE"
@@ -25,11 +32,23 @@ main() {
 	fi
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-export.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
-	git -C "$wt" format-patch -q -N --zero-commit --no-signature \
+	[ -r "$COVER" ] || die "series-export: no cover letter text $COVER"
+	branch=$(git -C "$wt" symbolic-ref --short HEAD) ||
+		die "series-export: $wt has no branch checked out"
+	git -C "$wt" -c "branch.$branch.description=$(cat "$COVER")" \
+		format-patch -q -N --zero-commit --no-signature \
+		--cover-letter --cover-from-description=subject \
 		-o "$tmp" base..HEAD
+	# The cover letter's own date would change at every export; its
+	# subject is numbered as a posting's would be.
+	n=$(git -C "$wt" rev-list --count base..HEAD)
+	sed -i -e "s/^Date: .*/Date: $(git -C "$wt" log -1 --format=%aD HEAD)/" \
+		-e "s/^Subject: \[PATCH\]/Subject: [PATCH 00\/$n]/" \
+		"$tmp/0000-cover-letter.patch"
 	mkdir -p "$PATCHES"
 	rm -f "$PATCHES"/*.patch
 	: >"$PATCHES/series"
+	mv "$tmp/0000-cover-letter.patch" "$PATCHES/"
 	for f in "$tmp"/*.patch; do
 		[ -e "$f" ] || continue
 		mv "$f" "$PATCHES/"

@@ -5,6 +5,7 @@
 # test.sh --mutate [MUTATION...]   (scripts/mutate.sh)
 # test.sh --sweep N [SEED]         (scripts/sweep.sh)
 # test.sh --reuse-window [VERSION...]  (scripts/reuse-window.sh)
+# test.sh --bisect [FIRST [LAST]]  (scripts/bisect-series.sh)
 #
 # The test suite: runs the cases registered below, in order (CI's, the
 # extended ones, all of them, or those named and the cases they need),
@@ -168,6 +169,10 @@ case_shellcheck() {
 
 case_ktap_parser() { "$PYTHON" "$TOP/tests/host/test_ktap.py" 2>&1 >&2; }
 
+# The series as a maintainer reads it: checkpatch --strict on each patch,
+# no error, every warning explained in its commit message.
+case_checkpatch() { "$S/checkpatch-series.sh"; }
+
 case_tree() { "$S/tree.sh"; }
 # Another Debian version of the tree (a target's "version"), and the
 # series applied to it
@@ -305,6 +310,18 @@ case_tamper_normal() {
 
 # The placeholders are read-only after boot: tests/guest/roprobe oopses on
 # purpose, and checks the kernel log itself.
+# A parameter of the crypto code on the kernel command line: with the
+# code in fips140.ko, cryptomgr.notests=1 still reaches testmgr, under its
+# built-in name (tests/guest/param.c; the default boots are the control,
+# where it reads N and the self-tests run).
+case_param_boot() {
+	_crypto=kernel
+	[ "$1" = stock ] || _crypto=fips140
+	boot_target "$1" param cryptomgr.notests=1 tests=param \
+		harness.crypto="$_crypto"
+}
+case_param_verdict() { verdict_target "$1" param; }
+
 case_fips140_ro_boot() {
 	boot_target fips140 roprobe tests=roprobe harness.crypto=fips140
 }
@@ -940,6 +957,7 @@ register_cases() {
 	add_case shellcheck case_shellcheck deps
 	add_case tree case_tree deps
 	add_case ktap-parser case_ktap_parser tree
+	add_case checkpatch case_checkpatch tree
 	add_target stock
 	add_case stock-initcalls-boot case_stock_initcalls_boot stock-initramfs
 	add_case series case_series tree
@@ -950,6 +968,11 @@ register_cases() {
 		fips140-initramfs
 	add_case fips140-initcall-order case_fips140_initcall_order \
 		stock-initcalls-boot fips140-initcalls-boot
+	for k in stock fips140; do
+		add_case "$k-param-boot" "case_param_boot:$k" "$k-initramfs"
+		add_case "$k-param-verdict" "case_param_verdict:$k" \
+			"~$k-param-boot"
+	done
 	add_case fips140-digest case_fips140_digest \
 		fips140-boot fips140-fips-boot
 	for r in $TAMPER_REGIONS; do
@@ -1385,7 +1408,7 @@ check_disk() {
 usage() {
 	die "usage: test.sh [--list] [--extended | --all | [--target TARGET |" \
 	    "CASE-OR-GLOB]...] | --mutate [MUTATION...] | --sweep N [SEED]" \
-	    "| --reuse-window [VERSION...]"
+	    "| --reuse-window [VERSION...] | --bisect [FIRST [LAST]]"
 }
 
 # target_cases TARGET: the cases of TARGET: those named TARGET-..., but
@@ -1421,6 +1444,7 @@ main() {
 	--mutate) shift; exec "$S/mutate.sh" "$@" ;;
 	--sweep) shift; exec "$S/sweep.sh" "$@" ;;
 	--reuse-window) shift; exec "$S/reuse-window.sh" "$@" ;;
+	--bisect) shift; exec "$S/bisect-series.sh" "$@" ;;
 	--extended) tiers=extended; shift ;;
 	--all) tiers="ci extended"; shift ;;
 	-*) usage ;;
