@@ -156,6 +156,7 @@ boots() {
 }
 
 main() {
+	stop_on_signals bench.sh
 	do_builds=1
 	if [ "${1:-}" = --no-builds ]; then
 		do_builds=0

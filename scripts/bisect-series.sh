@@ -74,6 +74,7 @@ step() {
 }
 
 main() {
+	stop_on_signals bisect-series.sh
 	_count=$(series_of "$PATCHES" | wc -l)
 	_first=${1:-1} _last=${2:-$_count}
 	if [ "$_first" -lt 1 ] || [ "$_last" -gt "$_count" ] ||

@@ -59,6 +59,70 @@ elapsed() {
 	echo "$(($(date +%s) - $1))s"
 }
 
+## Stopping a run ##############################################################
+#
+# A harness command that builds or boots (test.sh, its --bisect, --sweep
+# and --mutate) marks its run: FIPS140_RUN_<its pid>=1 in its
+# environment, which every process it starts inherits, even one whose
+# parent dies first. On Ctrl-C, kill or hang-up, stop_run stops them all
+# by that mark, because the process tree alone misses some: a build whose
+# case shell was killed before test.sh ("pkill -f test.sh" signals both)
+# is init's child by then, and QEMU and make run under timeout(1), in a
+# process group of their own, which the terminal's Ctrl-C does not reach.
+mark_run() {
+	export "FIPS140_RUN_$$=1"
+}
+
+# kill_tree PID: PID and every process under it, deepest first
+kill_tree() {
+	for _child in $(pgrep -P "$1"); do
+		kill_tree "$_child"
+	done
+	kill -TERM "$1" 2>/dev/null || :
+}
+
+# run_processes: the processes marked as this run's (mark_run), but this
+# shell
+run_processes() {
+	grep -lsxzF "FIPS140_RUN_$$=1" /proc/[0-9]*/environ |
+		sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p' | grep -vx "$$" || :
+}
+
+# stop_run: TERM the process tree of this shell, then every process
+# still marked as this run's; KILL what is left after 3 seconds
+stop_run() {
+	for _child in $(pgrep -P $$); do
+		kill_tree "$_child"
+	done
+	for _try in 1 2 3; do
+		_left=$(run_processes)
+		[ -n "$_left" ] || return 0
+		# shellcheck disable=SC2086 # a list of process ids
+		kill -TERM $_left 2>/dev/null || :
+		sleep 1
+	done
+	_left=$(run_processes)
+	# shellcheck disable=SC2086 # a list of process ids
+	[ -z "$_left" ] || kill -KILL $_left 2>/dev/null || :
+}
+
+# stop_on_signals NAME: mark this run (mark_run) and, on Ctrl-C, kill or
+# hang-up, stop it (stop_run), saying so, with exit status 130
+stop_on_signals() {
+	mark_run
+	_stop_name=$1
+	trap 'stopped_by INT' INT
+	trap 'stopped_by TERM' TERM
+	trap 'stopped_by HUP' HUP
+}
+
+stopped_by() {
+	trap - INT TERM HUP
+	log "$_stop_name: stopped by signal $1; stopping its builds and guests"
+	stop_run
+	exit 130
+}
+
 # The Debian tarball's .gitignore ends with rules that ignore everything at
 # the top level but debian/, so git would not see new files such as
 # crypto/fips140/. The committed file stays as shipped (it is part of the

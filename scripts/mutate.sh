@@ -52,6 +52,7 @@ mutate() {
 }
 
 main() {
+	stop_on_signals mutate.sh
 	S=$TOP/scripts
 	if [ $# = 0 ]; then
 		for _p in "$MUTATIONS"/*.patch; do

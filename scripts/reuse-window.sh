@@ -126,6 +126,7 @@ window() {
 }
 
 main() {
+	stop_on_signals reuse-window.sh
 	[ -e "$UPDATE_OUT/vmlinux" ] ||
 		die "no $UPDATE_OUT/vmlinux: run scripts/test.sh update-build first"
 	if [ $# = 0 ]; then

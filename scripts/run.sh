@@ -73,6 +73,7 @@ report() {
 }
 
 main() {
+	stop_on_signals run.sh
 	start=$(date +%s)
 	do_step deps "$S/deps.sh" run
 	do_step tree "$S/tree.sh"

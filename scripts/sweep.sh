@@ -147,6 +147,7 @@ sweep_seed() {
 }
 
 main() {
+	stop_on_signals sweep.sh
 	case ${1:-} in
 	'' | 0 | *[!0-9]*) die "usage: sweep.sh N [FIRST-SEED]" ;;
 	esac

@@ -169,6 +169,10 @@ case_shellcheck() {
 
 case_ktap_parser() { "$PYTHON" "$TOP/tests/host/test_ktap.py" 2>&1 >&2; }
 
+# Stopping a run stops every process it started, orphans included
+# (lib.sh's stop_run, which on_signal below uses)
+case_harness_stop() { sh "$TOP/tests/host/stop-run.sh"; }
+
 # The series as a maintainer reads it: checkpatch --strict on each patch,
 # no error, every warning explained in its commit message.
 case_checkpatch() { "$S/checkpatch-series.sh"; }
@@ -957,6 +961,7 @@ register_cases() {
 	add_case shellcheck case_shellcheck deps
 	add_case tree case_tree deps
 	add_case ktap-parser case_ktap_parser tree
+	add_case harness-stop case_harness_stop deps
 	add_case checkpatch case_checkpatch tree
 	add_target stock
 	add_case stock-initcalls-boot case_stock_initcalls_boot stock-initramfs
@@ -1372,23 +1377,11 @@ take_lock() {
 	echo $$ >"$_lock.pid"
 }
 
-# kill_tree PID: PID and every process under it, deepest first. QEMU
-# runs under timeout(1), which makes its own process group, so the
-# terminal's Ctrl-C alone would not reach it.
-kill_tree() {
-	for _child in $(pgrep -P "$1"); do
-		kill_tree "$_child"
-	done
-	kill -TERM "$1" 2>/dev/null || :
-}
-
 # Ctrl-C, kill or hang-up: stop every build and guest of this run.
 on_signal() {
 	trap - INT TERM HUP
 	log "test.sh: stopped by signal $1; stopping its builds and guests"
-	for _child in $(pgrep -P $$); do
-		kill_tree "$_child"
-	done
+	stop_run
 	echo "$passed passed, $((failed + 1)) failed (stopped by signal $1)"
 	exit 130
 }
@@ -1487,6 +1480,7 @@ main() {
 	fi
 	take_lock
 	check_disk
+	mark_run
 	trap 'on_signal INT' INT
 	trap 'on_signal TERM' TERM
 	trap 'on_signal HUP' HUP
