@@ -1057,8 +1057,11 @@ register_cases() {
 	add_case update-refusals case_update_refusals update-build \
 		fips140-build update-identity update-clients-boot
 
-	# Crypto =m next to fips140.ko, with the debug hooks: each step of
-	# bringing the module up made to fail, in both modes
+	# Outside CI from here (scripts/test.sh --extended), for CI's time:
+	# crypto =m next to fips140.ko, with the debug hooks: each step of
+	# bringing the module up made to fail, in both modes (the crypto
+	# modules of Debian's config, and its trampolines, are CI's)
+	TIER=extended
 	add_target modular
 	add_case modular-trampolines case_modular_trampolines modular-build
 	add_case fips140-no-debug case_fips140_no_debug fips140-build \
@@ -1075,9 +1078,8 @@ register_cases() {
 	add_case fault-unwind case_fault_unwind modular-initramfs
 	add_case fault-modprobe case_fault_modprobe modular-initramfs
 
-	# Outside CI (scripts/test.sh --extended): the other fragment
-	# kernels and the reuse builds, about 45 minutes of builds.
-	TIER=extended
+	# The other fragment kernels and the reuse builds, about 45 minutes
+	# of builds
 	add_target off
 	add_case off-same-kernel case_off_same_kernel stock-build off-build
 	add_case reuse-repro-tree case_reuse_repro_tree tree
