@@ -272,26 +272,45 @@ def section(text, name):
 def algs(text):
     """The /proc/crypto table of a log's dump (section proc-crypto)
     without the owning module, sorted: what two kernels built from the same
-    fragment must have in common; None without the section. A template
-    instance (a driver name with "(": hmac(sha256-generic)) is made on
-    demand by a lookup, and one that a newer registration killed stays
-    listed, dead, while a user holds it, next to the live one the next
-    lookup made: how many times an instance is listed depends on timing,
-    so each counts once. Every other line counts as many times as it is
-    listed (a live driver name is unique)."""
+    fragment must have in common; None without the section.
+
+    A template instance (a driver name with "(": hmac(sha256-generic)) is
+    made on demand by a lookup, so which instances a table lists depends
+    on who looked up what, and when: a lookup made before sha256-avx2
+    registered made hmac(sha256-generic), which the registration kills,
+    but which stays listed while a user holds it, and which a lookup made
+    while sha256-avx2 was still being tested makes again. Such an instance
+    is superseded, a lookup by name never reaches it: one with a lower
+    priority than another entry of its name is left out, and one listed
+    more than once counts once. What lookups reach is compared: every
+    other entry, as many times as it is listed (a live driver name is
+    unique), and the instances of the highest priority of their name."""
     lines = section(text, 'proc-crypto')
     if lines is None:
         return None
+    entries = [re.sub(r' module=\S*', '', line) for line in lines]
+    top = {}
+    for line in entries:
+        name, prio = _field(line, 'name'), _priority(line)
+        top[name] = max(top.get(name, prio), prio)
     out, seen = [], set()
-    for line in lines:
-        line = re.sub(r' module=\S*', '', line)
-        m = re.search(r' driver=(\S*)', line)
-        if m and '(' in m.group(1):
-            if line in seen:
+    for line in entries:
+        if '(' in (_field(line, 'driver') or ''):
+            if _priority(line) < top[_field(line, 'name')] or line in seen:
                 continue
             seen.add(line)
         out.append(line)
     return sorted(out)
+
+
+def _field(line, key):
+    m = re.search(r'(?:^| )%s=(\S*)' % key, line)
+    return m.group(1) if m else None
+
+
+def _priority(line):
+    value = _field(line, 'priority')
+    return int(value) if value and value.isdigit() else 0
 
 
 def read(path):

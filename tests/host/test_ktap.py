@@ -235,6 +235,32 @@ class Verdict(unittest.TestCase):
             'name=sha1 driver=sha1-generic priority=100 type=shash'])
         self.assertIsNone(ktap.algs(log(HASH_OK)))
 
+    def test_algs_superseded_instance(self):
+        # An instance of a lower priority than another entry of its name
+        # is left out, wherever it is; the instance lookups reach, and an
+        # instance alone under its name, are kept
+        low = ('name=hmac(sha256) driver=hmac(sha256-generic) '
+               'module=kernel priority=100 type=shash')
+        high = ('name=hmac(sha256) driver=hmac(sha256-avx2) '
+                'module=kernel priority=170 type=shash')
+        alone = ('name=hmac(sha512) driver=hmac(sha512-generic) '
+                 'module=kernel priority=100 type=shash')
+        kept = ['name=hmac(sha256) driver=hmac(sha256-avx2) priority=170 '
+                'type=shash',
+                'name=hmac(sha512) driver=hmac(sha512-generic) '
+                'priority=100 type=shash']
+        for order in ([low, high, alone], [high, alone, low]):
+            body = DUMP_OK.replace('    # ---- END', ''.join(
+                f'    # {line}\n' for line in order) + '    # ---- END')
+            self.assertEqual(ktap.algs(log(HASH_OK + body)), sorted(
+                kept + ktap.algs(log(HASH_OK + DUMP_OK))))
+        # Without the higher one, the lower instance is what lookups
+        # reach: a kernel that lacks it differs
+        body = DUMP_OK.replace('    # ---- END', f'    # {low}\n'
+                               '    # ---- END')
+        self.assertNotEqual(ktap.algs(log(HASH_OK + body)),
+                            ktap.algs(log(HASH_OK + DUMP_OK)))
+
 
 if __name__ == '__main__':
     unittest.main()
