@@ -61,10 +61,11 @@ elapsed() {
 
 ## Stopping a run ##############################################################
 #
-# A harness command that builds or boots (test.sh, its --bisect, --sweep
-# and --mutate) marks its run: FIPS140_RUN_<its pid>=1 in its
-# environment, which every process it starts inherits, even one whose
-# parent dies first. On Ctrl-C, kill or hang-up, stop_run stops them all
+# A harness command that builds or boots (test.sh, bisect-series.sh,
+# sweep.sh, mutate.sh, bench.sh, reuse-window.sh, run.sh) marks its run:
+# FIPS140_RUN_<its pid>=1 in its environment, which every process it
+# starts inherits, even one whose parent dies first (a run started by
+# another carries both marks). On Ctrl-C, kill or hang-up, stop_run stops them all
 # by that mark, because the process tree alone misses some: a build whose
 # case shell was killed before test.sh ("pkill -f test.sh" signals both)
 # is init's child by then, and QEMU and make run under timeout(1), in a
