@@ -156,7 +156,6 @@ boots() {
 }
 
 main() {
-	stop_on_signals bench.sh
 	do_builds=1
 	if [ "${1:-}" = --no-builds ]; then
 		do_builds=0
@@ -194,4 +193,4 @@ main() {
 	log "bench: $res/report.md"
 }
 
-main "$@"
+run_main bench.sh "$@"

@@ -74,7 +74,6 @@ step() {
 }
 
 main() {
-	stop_on_signals bisect-series.sh
 	_count=$(series_of "$PATCHES" | wc -l)
 	_first=${1:-1} _last=${2:-$_count}
 	if [ "$_first" -lt 1 ] || [ "$_last" -gt "$_count" ] ||
@@ -99,4 +98,4 @@ main() {
 	[ "$_failed" = 0 ]
 }
 
-main "$@"
+run_main bisect-series.sh "$@"

@@ -117,6 +117,17 @@ stop_on_signals() {
 	trap 'stopped_by HUP' HUP
 }
 
+# run_main NAME ARGS...: the script's main ARGS, stopped on signals as
+# NAME (stop_on_signals). main runs in the background and is waited for:
+# a shell runs its trap only once the foreground command has ended (a
+# build: many minutes), while waiting for a background one ends at once.
+run_main() {
+	stop_on_signals "$1"
+	shift
+	main "$@" &
+	wait $!
+}
+
 stopped_by() {
 	trap - INT TERM HUP
 	log "$_stop_name: stopped by signal $1; stopping its builds and guests"

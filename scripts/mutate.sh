@@ -52,7 +52,6 @@ mutate() {
 }
 
 main() {
-	stop_on_signals mutate.sh
 	S=$TOP/scripts
 	if [ $# = 0 ]; then
 		for _p in "$MUTATIONS"/*.patch; do
@@ -71,4 +70,4 @@ main() {
 	[ "$survived" = 0 ]
 }
 
-main "$@"
+run_main mutate.sh "$@"

@@ -126,7 +126,6 @@ window() {
 }
 
 main() {
-	stop_on_signals reuse-window.sh
 	[ -e "$UPDATE_OUT/vmlinux" ] ||
 		die "no $UPDATE_OUT/vmlinux: run scripts/test.sh update-build first"
 	if [ $# = 0 ]; then
@@ -149,4 +148,4 @@ main() {
 	[ "$_f" = 0 ]
 }
 
-main "$@"
+run_main reuse-window.sh "$@"

@@ -73,7 +73,6 @@ report() {
 }
 
 main() {
-	stop_on_signals run.sh
 	start=$(date +%s)
 	do_step deps "$S/deps.sh" run
 	do_step tree "$S/tree.sh"
@@ -94,4 +93,4 @@ main() {
 	[ "$verdict" = 0 ] || failed "guest tests failed"
 }
 
-main "$@"
+run_main run.sh "$@"

@@ -147,7 +147,6 @@ sweep_seed() {
 }
 
 main() {
-	stop_on_signals sweep.sh
 	case ${1:-} in
 	'' | 0 | *[!0-9]*) die "usage: sweep.sh N [FIRST-SEED]" ;;
 	esac
@@ -181,4 +180,4 @@ main() {
 	[ "$failed" = 0 ]
 }
 
-main "$@"
+run_main sweep.sh "$@"
