@@ -82,6 +82,13 @@ kill_tree() {
 	kill -TERM "$1" 2>/dev/null || :
 }
 
+# kill_children: the process tree under this shell (kill_tree)
+kill_children() {
+	for _child in $(pgrep -P $$); do
+		kill_tree "$_child"
+	done
+}
+
 # run_processes: the processes marked as this run's (mark_run), but this
 # shell
 run_processes() {
@@ -92,9 +99,7 @@ run_processes() {
 # stop_run: TERM the process tree of this shell, then every process
 # still marked as this run's; KILL what is left after 3 seconds
 stop_run() {
-	for _child in $(pgrep -P $$); do
-		kill_tree "$_child"
-	done
+	kill_children
 	for _try in 1 2 3; do
 		_left=$(run_processes)
 		[ -n "$_left" ] || return 0

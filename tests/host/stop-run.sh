@@ -20,19 +20,13 @@
 set -eu
 . "$(dirname "$0")/../../scripts/lib.sh"
 
-# stop_tree: what test.sh did before stop_run, the process tree only
-stop_tree() {
-	for _child in $(pgrep -P $$); do
-		kill_tree "$_child"
-	done
-}
-
 # The run: mark it, start the case shell and its build, and on TERM stop
 # with MODE's way
 run() {
 	mark_run
 	if [ "$1" = tree ]; then
-		trap 'stop_tree; exit 130' TERM
+		# what test.sh did before stop_run: the process tree only
+		trap 'kill_children; exit 130' TERM
 	else
 		trap 'stop_run; exit 130' TERM
 	fi
