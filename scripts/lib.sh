@@ -133,10 +133,14 @@ run_main() {
 	wait $!
 }
 
+# stopped_by SIGNAL: the trap of stop_on_signals; a script that defines
+# stopped_report SIGNAL has it say what it had done (test.sh: its closing
+# line) once everything is stopped
 stopped_by() {
 	trap - INT TERM HUP
 	log "$_stop_name: stopped by signal $1; stopping its builds and guests"
 	stop_run
+	! command -v stopped_report >/dev/null || stopped_report "$1"
 	exit 130
 }
 

@@ -170,7 +170,7 @@ case_shellcheck() {
 case_ktap_parser() { "$PYTHON" "$TOP/tests/host/test_ktap.py" 2>&1 >&2; }
 
 # Stopping a run stops every process it started, orphans included
-# (lib.sh's stop_run, which on_signal below uses)
+# (lib.sh's stop_run, which stopped_by uses)
 case_harness_stop() { sh "$TOP/tests/host/stop-run.sh"; }
 
 # The series as a maintainer reads it: checkpatch --strict on each patch,
@@ -1379,13 +1379,11 @@ take_lock() {
 	echo $$ >"$_lock.pid"
 }
 
-# Ctrl-C, kill or hang-up: stop every build and guest of this run.
-on_signal() {
-	trap - INT TERM HUP
-	log "test.sh: stopped by signal $1; stopping its builds and guests"
-	stop_run
+# Ctrl-C, kill or hang-up (lib.sh's stopped_by, after stopping every
+# build and guest of this run): the closing line, the case cut short
+# counted as failed
+stopped_report() {
 	echo "$passed passed, $((failed + 1)) failed (stopped by signal $1)"
-	exit 130
 }
 
 # What a CI run writes under $WORK (2026-12-05: the pristine tree 1.9 GB,
@@ -1482,10 +1480,7 @@ main() {
 	fi
 	take_lock
 	check_disk
-	mark_run
-	trap 'on_signal INT' INT
-	trap 'on_signal TERM' TERM
-	trap 'on_signal HUP' HUP
+	stop_on_signals test.sh
 	mkdir -p "$OUT/test"
 	rm -f "$OUT/test/results.json" "$OUT/test/failed"
 	start=$(date +%s)
