@@ -19,6 +19,9 @@
 # $WORK/signing (CONFIG_MODULE_SIG_KEY), as a distribution does: the
 # certificate is built into fips140.ko (certs/ is in the crypto
 # boundary), which must be the same in every build of the same sources.
+# The key's path is relative to the build directory: autoconf.h, which
+# every object includes, holds it, and an absolute path would make a
+# clone elsewhere (CI's) miss ccache's direct mode for every object.
 # FIPS140_NO_CCACHE=1 builds without it (the reproducibility test must
 # compile, not fetch from the cache). When make fails, vmlinux and
 # bzImage are removed, so that no image of an older build looks valid.
@@ -57,14 +60,15 @@ run_logged() {
 	return "$_rc"
 }
 
-# signing_fragment [--debian]: the fragment that sets the harness's module
-# signing key, made once with the kernel's own key configuration
-# (certs/default_x509.genkey): RSA, or with --debian an ECDSA P-384 key
-# like the one Debian builds its kernel with, so that loading the key at
-# boot uses (and self-tests) the same algorithms as Debian's kernel.
+# signing_fragment OUTDIR [--debian]: the fragment OUTDIR/signing.config
+# that sets the harness's module signing key, made once with the kernel's
+# own key configuration (certs/default_x509.genkey): RSA, or with --debian
+# an ECDSA P-384 key like the one Debian builds its kernel with, so that
+# loading the key at boot uses (and self-tests) the same algorithms as
+# Debian's kernel.
 signing_fragment() {
 	_dir=$WORK/signing _newkey=
-	if [ "${1:-}" = --debian ]; then
+	if [ "${2:-}" = --debian ]; then
 		_dir=$WORK/signing/debian
 		_newkey="-newkey ec -pkeyopt ec_paramgen_curve:secp384r1"
 	fi
@@ -78,16 +82,20 @@ signing_fragment() {
 			die "build: cannot make the module signing key"
 		mv "$_dir/signing_key.pem.tmp" "$_dir/signing_key.pem"
 	fi
-	# Rewritten only when it changes: a newer fragment makes config.sh
-	# make the .config again (the stamp), about 10 s each build
-	printf 'CONFIG_MODULE_SIG_KEY="%s"\n' "$_dir/signing_key.pem" \
-		>"$_dir/signing.config.tmp"
-	if cmp -s "$_dir/signing.config.tmp" "$_dir/signing.config"; then
-		rm "$_dir/signing.config.tmp"
+	# Relative to OUTDIR, where make runs (certs/Makefile and
+	# scripts/Makefile.modinst read it from there). Rewritten only when
+	# it changes: a newer fragment makes config.sh make the .config
+	# again (the stamp), about 10 s each build
+	mkdir -p "$1"
+	printf 'CONFIG_MODULE_SIG_KEY="%s"\n' \
+		"$(realpath --relative-to="$1" "$_dir/signing_key.pem")" \
+		>"$1/signing.config.tmp"
+	if cmp -s "$1/signing.config.tmp" "$1/signing.config"; then
+		rm "$1/signing.config.tmp"
 	else
-		mv "$_dir/signing.config.tmp" "$_dir/signing.config"
+		mv "$1/signing.config.tmp" "$1/signing.config"
 	fi
-	echo "$_dir/signing.config"
+	echo "$1/signing.config"
 }
 
 main() {
@@ -99,7 +107,7 @@ main() {
 	start=$(date +%s)
 
 	"$TOP/scripts/config.sh" "$srcdir" "$outdir" "$@" \
-		"$(signing_fragment "$1")"
+		"$(signing_fragment "$outdir" "$1")"
 
 	set -- -C "$srcdir" O="$outdir" ARCH=x86_64
 	# The release string a distribution gives its build (uname -r,

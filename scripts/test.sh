@@ -924,7 +924,7 @@ case_debian_boundary() {
 	"$PYTHON" "$TOP/tests/host/kconfig_boundary.py" check "$WORK/$SERIES" \
 		"$SRC" "$OUT/$DEBIAN/debian.config" "$OUT/$DEBIAN/.config" \
 		"$CONFIGS/debian.config" "$CONFIGS/fips140.config" \
-		"$WORK/signing/debian/signing.config"
+		"$OUT/$DEBIAN/signing.config"
 }
 case_debian_embedded() { "$PYTHON" "$CHECKS" embedded "$OUT/$DEBIAN"; }
 case_debian_trampolines() { "$PYTHON" "$CHECKS" trampolines "$OUT/$DEBIAN"; }
