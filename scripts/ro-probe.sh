@@ -3,13 +3,16 @@
 #
 # ro-probe.sh NAME
 #
-# Build the out-of-tree module tests/ro-probe against kernel target NAME
-# (built by build.sh), sign it with the build's key, and put it in
-# $WORK/out/NAME/extra/ with ro-targets: one trampoline (__wrap_*),
-# whose jump the loader rewrote at plug-in, and one variable placeholder (__crypto_*_ptr) of that kernel's
-# System.map, "KIND SYMBOL ADDRESS" a line. The guest test
-# roprobe reads them from /extra (initramfs.sh NAME $WORK/out/NAME/extra).
-# The kernel has no KASLR (base.config), so System.map addresses are the
+# Build the out-of-tree test modules of tests/ro-probe against kernel
+# target NAME (built by build.sh), sign them with the build's key, and put
+# them in $WORK/out/NAME/extra/ with ro-targets: one trampoline (__wrap_*),
+# whose jump the loader rewrote at plug-in, and one variable placeholder
+# (__crypto_*_ptr) of that kernel's System.map, "KIND SYMBOL ADDRESS" a
+# line. The guest tests read them from /extra (initramfs.sh NAME
+# $WORK/out/NAME/extra): roprobe loads fips140_ro_probe.ko, forge the two
+# modules that try to set the status of fips140 (fips140_forge*.ko).
+# The kernel has no KASLR (base.config; Debian's config keeps it, and
+# only roprobe needs the addresses), so System.map addresses are the
 # run-time ones.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -38,12 +41,13 @@ main() {
 	# The key modules_install signs with (CONFIG_MODULE_SIG_KEY)
 	key=$(sed -n 's/^CONFIG_MODULE_SIG_KEY="\(.*\)"$/\1/p' "$outdir/.config")
 	case $key in /*) ;; *) key=$outdir/$key ;; esac
-	"$outdir/scripts/sign-file" sha256 "$key" \
-		"$outdir/certs/signing_key.x509" "$src/fips140_ro_probe.ko" ||
-		die "cannot sign fips140_ro_probe.ko with $key"
-
 	mkdir -p "$outdir/extra"
-	cp "$src/fips140_ro_probe.ko" "$outdir/extra/"
+	for ko in "$src"/*.ko; do
+		"$outdir/scripts/sign-file" sha256 "$key" \
+			"$outdir/certs/signing_key.x509" "$ko" ||
+			die "cannot sign $ko with $key"
+		cp "$ko" "$outdir/extra/"
+	done
 	printf 'fn %s\nvar %s\n' "$fn" "$var" >"$outdir/extra/ro-targets"
 	log "ro-probe $1: $outdir/extra ($(tr '\n' ';' <"$outdir/extra/ro-targets"))"
 }

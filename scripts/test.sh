@@ -334,6 +334,39 @@ case_fips140_ro_verdict() {
 		--label fips140@roprobe --no-log-check
 }
 
+# The boots with the out-of-tree test modules of tests/ro-probe in /extra
+# (scripts/ro-probe.sh): no module but the embedded one can set the
+# status of fips140, and user space cannot write it (tests/guest/forge.c);
+# fips140_is_approved_service() agrees with /sys/kernel/fips140/approved
+# (tests/guest/service.c).
+# case_probes_boot OUT MODE: boot kernel OUT with those tests in MODE
+case_probes_boot() {
+	if [ "$2" = default ]; then
+		boot_target "$1" probes-default tests=forge,service \
+			harness.crypto=fips140
+	else
+		boot_target "$1" "probes-$2" tests=forge,service \
+			harness.crypto=fips140 fips=1
+	fi
+}
+case_probes_verdict() { verdict_target "$1" "probes-$2"; }
+# What the stock kernel compared with has built in, tested and (in FIPS
+# mode) allowed under a name of the module's table, the approved-service
+# indicator of TARGET lists (tests/guest/indicator.c dumps it).
+case_target_approved() {
+	_stock=$(target_out "$(target_key "$1" compare)")
+	for _mode in default fips; do
+		"$PYTHON" "$CHECKS" approved "$(boot_log "$_stock" "$_mode")" \
+			"$(boot_log "$(target_out "$1")" "$_mode")" \
+			"$1-approved-$_mode"
+	done
+}
+# Debian's initramfs has the test modules too, built against its kernel.
+case_debian_initramfs() {
+	"$S/ro-probe.sh" "$DEBIAN"
+	"$S/initramfs.sh" "$DEBIAN" "$OUT/$DEBIAN/extra"
+}
+
 # Reuse of a certified module. A second tree of the series, in another
 # directory ($WORK/reuse/series, built in $WORK/reuse/out, the same layout
 # as $WORK/series and $WORK/out, so ccache serves what is unchanged); the
@@ -988,6 +1021,14 @@ register_cases() {
 	done
 	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
 	add_case fips140-ro-verdict case_fips140_ro_verdict "~fips140-ro-boot"
+	for m in default fips; do
+		_n=fips140-probes
+		[ $m = default ] || _n=$_n-$m
+		add_case "$_n-boot" "case_probes_boot:fips140:$m" fips140-initramfs
+		add_case "$_n-verdict" "case_probes_verdict:fips140:$m" "~$_n-boot"
+	done
+	add_case fips140-approved case_target_approved:fips140 stock-boot \
+		stock-fips-boot fips140-boot fips140-fips-boot
 	add_case debian-golden case_debian_golden tree
 	add_target debian
 	add_target debian-stock
@@ -1006,6 +1047,12 @@ register_cases() {
 		debian-stock-boot debian-stock-fips-boot debian-boot \
 		debian-fips-boot
 	add_case debian-digest case_debian_digest debian-boot debian-fips-boot
+	add_case debian-approved case_target_approved:debian debian-stock-boot \
+		debian-stock-fips-boot debian-boot debian-fips-boot
+	add_case debian-probes-fips-boot "case_probes_boot:$DEBIAN:fips" \
+		debian-initramfs
+	add_case debian-probes-fips-verdict "case_probes_verdict:$DEBIAN:fips" \
+		"~debian-probes-fips-boot"
 	add_case clients-payload case_clients_payload deps
 	for k in stock fips140; do
 		add_case "$k-clients-initramfs" "case_${k}_clients_initramfs" \

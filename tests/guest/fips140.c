@@ -63,7 +63,10 @@ static int dump_dir(const char *dir, const char *section)
 	}
 	ksft_print_msg("---- BEGIN %s ----\n", section);
 	for (i = 0; i < n; i++) {
-		if (names[i]->d_name[0] != '.') {
+		/* The lists (approved, services): the test indicator's */
+		if (names[i]->d_name[0] != '.' &&
+		    strcmp(names[i]->d_name, "approved") &&
+		    strcmp(names[i]->d_name, "services")) {
 			snprintf(path, sizeof(path), "%s/%s", dir,
 				 names[i]->d_name);
 			ok &= read_line(path, v, sizeof(v));

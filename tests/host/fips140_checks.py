@@ -22,6 +22,13 @@ counts them) and exits non-zero when anything failed.
   trampolines OUT              each trampoline one jmp rel32 to its stub;
                                objtool ran on them: ORC data, ENDBR kept,
                                none sealed
+  approved STOCK_LOG LOG LABEL every implementation the stock kernel
+                               built in, tested and allowed (in FIPS mode)
+                               whose name is in the module's table is an
+                               approved service of fips140 in boot LOG
+                               (sections fips140-services and
+                               fips140-approved of the guest test
+                               indicator)
 """
 import bisect
 import io
@@ -33,6 +40,10 @@ import sys
 
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+import ktap  # noqa: E402
 
 failed = 0
 
@@ -431,13 +442,66 @@ def initcall_order(stock, out, stock_log, fips_log):
                     for lvl in sorted(set(mod.values()))))
 
 
+def table_of(text):
+    """The module's table of approved algorithms: (name, driver prefix)"""
+    table = []
+    for line in ktap.section(text, "fips140-services") or []:
+        m = re.match(r"(\S+)(?: \((\S*)\*\))?", line)
+        if m:
+            table.append((m.group(1), m.group(2) or ""))
+    return table
+
+
+def approved(stock_log, log, label):
+    """What stock offers as approved under a name of the table, fips140
+    lists. Of the template instances (a driver name with "("), only those
+    of the highest priority of their name: lower ones are superseded,
+    kept alive only by their users (ktap.algs())."""
+    with open(log, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    with open(stock_log, encoding="utf-8", errors="replace") as f:
+        stock = ktap.section(f.read(), "proc-crypto") or []
+    table = table_of(text)
+    listed = set(tuple(line.split()[:2]) for line in
+                 ktap.section(text, "fips140-approved") or [] if " " in line)
+    fields = [dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
+              for line in stock]
+    top = {}
+    for e in fields:
+        top[e.get("name")] = max(top.get(e.get("name"), 0),
+                                 int(e.get("priority", "0")))
+    fips = any(e.get("fips") for e in fields)
+    want = set()
+    for e in fields:
+        name, driver = e.get("name", ""), e.get("driver", "")
+        if e.get("module") != "kernel" or e.get("selftest") != "passed" or \
+           (fips and e.get("fips") != "yes"):
+            continue
+        if not any(name == n and driver.startswith(p) for n, p in table):
+            continue
+        if "(" in driver and int(e.get("priority", "0")) < top[name]:
+            continue
+        want.add((driver, name))
+    result(bool(table), f"{label}/table-dumped",
+           f"no fips140-services section in {log}")
+    result(bool(want), f"{label}/stock-has-approved",
+           f"no built-in, tested algorithm of the table in {stock_log}")
+    missing = sorted(want - listed)
+    result(not missing, f"{label}/stock-approved-listed",
+           f"{len(missing)} of {len(want)} not listed")
+    detail(f"{d} {n}" for d, n in missing)
+    print(f"     | {len(want)} built-in approved implementations on stock, "
+          f"{len(listed)} listed")
+
+
 def main():
     cmds = {"embedded": (embedded, 1), "moved": (moved, 3),
             "marked": (marked, 1),
             "same-functions": (same_functions, 2),
             "same-initcalls": (same_initcalls, 2),
             "initcall-order": (initcall_order, 4),
-            "trampolines": (trampolines, 1)}
+            "trampolines": (trampolines, 1),
+            "approved": (approved, 3)}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds or \
        len(sys.argv) - 2 != cmds[sys.argv[1]][1]:
         sys.exit(__doc__)
