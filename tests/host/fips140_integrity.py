@@ -136,7 +136,7 @@ def boot_digest(log, ko, name):
     """The boot LOG checked the image KO and shows its digest in sysfs:
     the loader's CRC-32 of the image and its digest in every boot; the
     module's integrity self-test (HMAC-SHA256) with fips=1, and only
-    then."""
+    then, which read back its working state zeroised."""
     hexd = module_hmac(ko).hex()
     crc = zlib.crc32(ko + bytes.fromhex(hexd))
     st = status(log)
@@ -147,9 +147,12 @@ def boot_digest(log, ko, name):
     selftest = f"fips140: integrity check passed, hmac-sha256 {hexd}"
     skipped = ("fips140: integrity self-test: with fips=1 only; "
                "the image check passed")
+    zeroised = "fips140: integrity check: hmac-sha256 working state zeroised"
     if st.get("fips_mode") == "1":
         result(selftest in lines, f"{name}/self-test-printed",
                f"no \"{selftest}\" in the kernel log")
+        result(zeroised in lines, f"{name}/state-zeroised",
+               f"no \"{zeroised}\" in the kernel log")
     else:
         ran = [x for x in lines if x.startswith(
             "fips140: integrity check: hmac-sha256")]
