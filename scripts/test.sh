@@ -305,7 +305,8 @@ absent_verdict() {
 }
 case_tamper_normal() {
 	_log=$(boot_log "$1" "tamper-$2")
-	tamper_boot "$1" "$2" "tamper-$2" tests=fips140 harness.crypto=absent
+	tamper_boot "$1" "$2" "tamper-$2" tests=fips140,indicator \
+		harness.crypto=absent
 	absent_verdict "$_log" "$1" --label "$1@tamper-$2"
 	"$PYTHON" "$INTEGRITY" absent "$_log" \
 		"$(cat "$OUT/$1/vmlinux-tampered-$2.msg")"
@@ -850,7 +851,7 @@ case_fault_normal() {
 		;;
 	*)
 		boot_target "$FAULT" "fault-$1" "$(fault_arg "$1")" \
-			tests=fips140 harness.crypto=absent
+			tests=fips140,indicator harness.crypto=absent
 		"$PYTHON" "$S/ktap.py" verdict "$_log" --label "$FAULT@fault-$1"
 		"$PYTHON" "$INTEGRITY" absent "$_log" "$(fault_reason "$1")"
 		;;
