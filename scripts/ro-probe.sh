@@ -10,7 +10,8 @@
 # (__crypto_*_ptr) of that kernel's System.map, "KIND SYMBOL ADDRESS" a
 # line. The guest tests read them from /extra (initramfs.sh NAME
 # $WORK/out/NAME/extra): roprobe loads fips140_ro_probe.ko, forge the two
-# modules that try to set the status of fips140 (fips140_forge*.ko).
+# modules that try to set the status of fips140 (fips140_forge*.ko),
+# service fips140_service.ko.
 # The kernel has no KASLR (base.config; Debian's config keeps it, and
 # only roprobe needs the addresses), so System.map addresses are the
 # run-time ones.

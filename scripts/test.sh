@@ -342,13 +342,11 @@ case_fips140_ro_verdict() {
 # (tests/guest/service.c).
 # case_probes_boot OUT MODE: boot kernel OUT with those tests in MODE
 case_probes_boot() {
-	if [ "$2" = default ]; then
-		boot_target "$1" probes-default tests=forge,service \
-			harness.crypto=fips140
-	else
-		boot_target "$1" "probes-$2" tests=forge,service \
-			harness.crypto=fips140 fips=1
-	fi
+	_fips=
+	[ "$2" = default ] || _fips=fips=1
+	# shellcheck disable=SC2086 # no argument in the default mode
+	boot_target "$1" "probes-$2" tests=forge,service \
+		harness.crypto=fips140 $_fips
 }
 case_probes_verdict() { verdict_target "$1" "probes-$2"; }
 # What the stock kernel compared with has built in, tested and (in FIPS

@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "extra.h"
 #include "guest.h"
 
 #define STATUS_DIR "/sys/kernel/fips140"
@@ -74,28 +75,6 @@ static int same_status(char before[][128], char after[][128])
 		}
 	}
 	return same;
-}
-
-/* finit_module() of /extra/NAME.ko: 0 or the errno */
-static int load(const char *name)
-{
-	char path[128];
-	int fd, ret, err;
-
-	snprintf(path, sizeof(path), "/extra/%s.ko", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		ksft_print_msg("%s: %s (scripts/ro-probe.sh puts it there)\n",
-			       path, strerror(err));
-		return err;
-	}
-	ret = syscall(SYS_finit_module, fd, "", 0);
-	err = ret ? errno : 0;
-	close(fd);
-	ksft_print_msg("finit_module(%s): %s\n", path,
-		       err ? strerror(err) : "loaded");
-	return err;
 }
 
 static int log_has(const char *what)
@@ -166,13 +145,13 @@ int main(void)
 	ksft_set_plan(6);
 	read_status(before);
 
-	err = load("fips140_forge");
+	err = load_extra_module("fips140_forge");
 	ksft_test_result(err == EPERM, "link-refused\n");
 	ksft_test_result(log_has("fips140_forge: module uses symbol (fips140_report_") &&
 			 log_has("of namespace EMBEDDED_MODULE, which is for modules embedded in vmlinux only"),
 			 "link-refusal-logged\n");
 
-	err = load("fips140_forge_get");
+	err = load_extra_module("fips140_forge_get");
 	ksft_test_result(err == 0, "symbol-get-module-loads\n");
 	ksft_test_result(log_has("failing symbol_get of symbol fips140_report_failure of namespace EMBEDDED_MODULE") &&
 			 log_has("fips140_forge_get: symbol_get(fips140_report_failure) refused"),

@@ -24,29 +24,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "extra.h"
 #include "guest.h"
 
 #define PROBE "/proc/fips140-ro-probe"
 #define LOG_SIZE (1 << 20)
 
 static char klog[LOG_SIZE + 1];
-
-static int load_probe(void)
-{
-	int fd = open("/extra/fips140_ro_probe.ko", O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0) {
-		ksft_print_msg("/extra/fips140_ro_probe.ko: %s\n", strerror(errno));
-		return 0;
-	}
-	ret = syscall(SYS_finit_module, fd, "", 0);
-	if (ret)
-		ksft_print_msg("finit_module(fips140_ro_probe.ko): %s\n",
-			       strerror(errno));
-	close(fd);
-	return ret == 0;
-}
 
 static int probe_cmd(const char *cmd, unsigned long addr)
 {
@@ -241,7 +225,7 @@ int main(void)
 	f = fopen("/extra/ro-targets", "r");
 	if (!f)
 		ksft_print_msg("/extra/ro-targets: %s\n", strerror(errno));
-	ksft_test_result(f && load_probe(), "probe-loaded\n");
+	ksft_test_result(f && load_extra_module("fips140_ro_probe") == 0, "probe-loaded\n");
 	while (f && fscanf(f, "%15s %127s %lx", kind, sym, &addr) == 3) {
 		check_target(kind, sym, addr);
 		targets++;

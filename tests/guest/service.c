@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "extra.h"
 #include "guest.h"
 
 #define APPROVED "/sys/kernel/fips140/approved"
@@ -52,24 +53,6 @@ static int ask(const char *name)
 		return -1;
 	buf[n] = 0;
 	return atoi(buf);
-}
-
-static int load_module(void)
-{
-	int fd = open("/extra/fips140_service.ko", O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0) {
-		ksft_print_msg("/extra/fips140_service.ko: %s (scripts/ro-probe.sh puts it there)\n",
-			       strerror(errno));
-		return 0;
-	}
-	ret = syscall(SYS_finit_module, fd, "", 0);
-	if (ret)
-		ksft_print_msg("finit_module(fips140_service.ko): %s\n",
-			       strerror(errno));
-	close(fd);
-	return ret == 0;
 }
 
 static int read_approved(void)
@@ -130,7 +113,7 @@ int main(void)
 	ksft_print_header();
 	ksft_set_plan(5);
 	ksft_test_result(read_approved(), "approved-readable\n");
-	loaded = load_module();
+	loaded = load_extra_module("fips140_service") == 0;
 	ksft_test_result(loaded, "client-module-loads\n");
 	ksft_test_result(loaded && listed_approved(0), "listed-drivers-approved\n");
 	ksft_test_result(loaded && listed_approved(1), "listed-names-approved\n");
