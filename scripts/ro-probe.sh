@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# ro-probe.sh NAME
+# ro-probe.sh NAME [MODULE]
 #
 # Build the out-of-tree test modules of tests/ro-probe against kernel
 # target NAME (built by build.sh), sign them with the build's key, and put
@@ -12,6 +12,10 @@
 # $WORK/out/NAME/extra): roprobe loads fips140_ro_probe.ko, forge the two
 # modules that try to set the status of fips140 (fips140_forge*.ko),
 # service fips140_service.ko.
+# With MODULE (a crypto-objs-m module of NAME, as crypto/cmac), also that
+# module changed by one byte (.comment) and signed again, as
+# extra/boundary.ko, and extra/boundary, "MODNAME PATH" with PATH under
+# /lib/modules/RELEASE: the guest test boundary loads both.
 # The kernel has no KASLR (base.config; Debian's config keeps it, and
 # only roprobe needs the addresses), so System.map addresses are the
 # run-time ones.
@@ -23,8 +27,27 @@ placeholder() {
 	awk -v re="$1" '$3 ~ re { print $3, $1; exit }' "$outdir/System.map"
 }
 
+# sign KO: sign module KO in place with the key modules_install uses
+sign() {
+	"$outdir/scripts/sign-file" sha256 "$key" \
+		"$outdir/certs/signing_key.x509" "$1" ||
+		die "cannot sign $1 with $key"
+}
+
+# boundary MODULE: the changed copy of MODULE and its names, in extra/
+boundary() {
+	_ko=$outdir/$1.ko
+	[ -r "$_ko" ] || die "$_ko missing: MODULE is not a module of $outdir"
+	"$PYTHON" "$TOP/tests/host/fips140_integrity.py" tamper-module \
+		"$_ko" "$outdir/extra/boundary.ko" >&2 ||
+		die "cannot change $_ko"
+	sign "$outdir/extra/boundary.ko"
+	printf '%s kernel/%s.ko\n' "$(basename "$1" | tr - _)" "$1" \
+		>"$outdir/extra/boundary"
+}
+
 main() {
-	[ $# = 1 ] || die "usage: ro-probe.sh NAME"
+	[ $# = 1 ] || [ $# = 2 ] || die "usage: ro-probe.sh NAME [MODULE]"
 	outdir=$OUT/$1
 	[ -r "$outdir/System.map" ] ||
 		die "$outdir/System.map missing: run build.sh $1 first"
@@ -44,11 +67,10 @@ main() {
 	case $key in /*) ;; *) key=$outdir/$key ;; esac
 	mkdir -p "$outdir/extra"
 	for ko in "$src"/*.ko; do
-		"$outdir/scripts/sign-file" sha256 "$key" \
-			"$outdir/certs/signing_key.x509" "$ko" ||
-			die "cannot sign $ko with $key"
+		sign "$ko"
 		cp "$ko" "$outdir/extra/"
 	done
+	[ $# = 1 ] || boundary "$2"
 	printf 'fn %s\nvar %s\n' "$fn" "$var" >"$outdir/extra/ro-targets"
 	log "ro-probe $1: $outdir/extra ($(tr '\n' ';' <"$outdir/extra/ro-targets"))"
 }

@@ -339,13 +339,15 @@ case_fips140_ro_verdict() {
 # (scripts/ro-probe.sh): no module but the embedded one can set the
 # status of fips140, and user space cannot write it (tests/guest/forge.c);
 # fips140_is_approved_service() agrees with /sys/kernel/fips140/approved
-# (tests/guest/service.c).
-# case_probes_boot OUT MODE: boot kernel OUT with those tests in MODE
+# (tests/guest/service.c); for a target with a "boundary" module, a marked
+# module loads in FIPS mode only as built (tests/guest/boundary.c).
+# case_probes_boot OUT MODE [TESTS]: boot kernel OUT with those tests
+# (default forge,service) in MODE
 case_probes_boot() {
 	_fips=
 	[ "$2" = default ] || _fips=fips=1
 	# shellcheck disable=SC2086 # no argument in the default mode
-	boot_target "$1" "probes-$2" tests=forge,service \
+	boot_target "$1" "probes-$2" "tests=${3:-forge,service}" \
 		harness.crypto=fips140 $_fips
 }
 case_probes_verdict() { verdict_target "$1" "probes-$2"; }
@@ -362,7 +364,7 @@ case_target_approved() {
 }
 # Debian's initramfs has the test modules too, built against its kernel.
 case_debian_initramfs() {
-	"$S/ro-probe.sh" "$DEBIAN"
+	"$S/ro-probe.sh" "$DEBIAN" "$(target_key debian boundary)"
 	"$S/initramfs.sh" "$DEBIAN" "$OUT/$DEBIAN/extra"
 }
 
@@ -618,6 +620,16 @@ case_update_checks() {
 			>"$_b/installed.ko"
 		same_file "update/installs-certified-$(basename "$_m")" \
 			"$CERTIFIED_SET/$_m" "$_b/installed.ko"
+	done
+}
+# Both boots list the certified set's crypto modules, which are the ones
+# installed (update-checks), with their digests: not those of the modules
+# this tree built (their vermagic differs)
+case_update_certset() {
+	"$PYTHON" "$CHECKS" marked "$OUT/$UPDATE"
+	for _mode in default fips; do
+		"$PYTHON" "$CHECKS" certset "$OUT/$UPDATE" \
+			"$(boot_log "$UPDATE" "$_mode")" "update-certset-$_mode"
 	done
 }
 # Both boots ran the certified module: its digest, and the release that
@@ -966,6 +978,14 @@ case_debian_moved() {
 }
 # The =m crypto modules, and only they, carry the crypto-objs-m mark
 case_debian_marked() { "$PYTHON" "$CHECKS" marked "$OUT/$DEBIAN"; }
+# The certified set each boot shows is the marked modules installed, with
+# their digests (tests/guest/certset.c dumps it).
+case_debian_certset() {
+	for _mode in default fips; do
+		"$PYTHON" "$CHECKS" certset "$OUT/$DEBIAN" \
+			"$(boot_log "$DEBIAN" "$_mode")" "debian-certset-$_mode"
+	done
+}
 # The same crypto modules (=m) autoloaded by the same guest tests.
 crypto_modules() {
 	section "$1" "$2" proc-modules | awk '$1 != "fips140" { print $1 }' |
@@ -1048,10 +1068,17 @@ register_cases() {
 	add_case debian-digest case_debian_digest debian-boot debian-fips-boot
 	add_case debian-approved case_target_approved:debian debian-stock-boot \
 		debian-stock-fips-boot debian-boot debian-fips-boot
-	add_case debian-probes-fips-boot "case_probes_boot:$DEBIAN:fips" \
-		debian-initramfs
-	add_case debian-probes-fips-verdict "case_probes_verdict:$DEBIAN:fips" \
-		"~debian-probes-fips-boot"
+	add_case debian-certset case_debian_certset debian-marked debian-boot \
+		debian-fips-boot
+	for m in default fips; do
+		_n=debian-probes
+		[ $m = default ] || _n=$_n-$m
+		add_case "$_n-boot" \
+			"case_probes_boot:$DEBIAN:$m:forge,service,boundary" \
+			debian-initramfs
+		add_case "$_n-verdict" "case_probes_verdict:$DEBIAN:$m" \
+			"~$_n-boot"
+	done
 	add_case clients-payload case_clients_payload deps
 	for k in stock fips140; do
 		add_case "$k-clients-initramfs" "case_${k}_clients_initramfs" \
@@ -1085,6 +1112,8 @@ register_cases() {
 	add_target update
 	add_case update-checks case_update_checks update-build
 	add_case update-identity case_update_identity update-boot \
+		update-fips-boot
+	add_case update-certset case_update_certset update-boot \
 		update-fips-boot
 	add_case update-clients-initramfs case_update_clients_initramfs \
 		update-build clients-payload

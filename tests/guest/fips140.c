@@ -63,10 +63,14 @@ static int dump_dir(const char *dir, const char *section)
 	}
 	ksft_print_msg("---- BEGIN %s ----\n", section);
 	for (i = 0; i < n; i++) {
-		/* The lists (approved, services): the test indicator's */
+		/*
+		 * The lists (approved, services): the test indicator's;
+		 * modules: the test certset's
+		 */
 		if (names[i]->d_name[0] != '.' &&
 		    strcmp(names[i]->d_name, "approved") &&
-		    strcmp(names[i]->d_name, "services")) {
+		    strcmp(names[i]->d_name, "services") &&
+		    strcmp(names[i]->d_name, "modules")) {
 			snprintf(path, sizeof(path), "%s/%s", dir,
 				 names[i]->d_name);
 			ok &= read_line(path, v, sizeof(v));

@@ -19,7 +19,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <sys/klog.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -28,10 +27,6 @@
 #include "guest.h"
 
 #define STATUS_DIR "/sys/kernel/fips140"
-#define LOG_SIZE (1 << 20)
-
-static char klog[LOG_SIZE + 1];
-
 /* The status files a forged report would change */
 static const char *const watched[] = { "failure", "selftest",
 				       "selftests_failed" };
@@ -75,21 +70,6 @@ static int same_status(char before[][128], char after[][128])
 		}
 	}
 	return same;
-}
-
-static int log_has(const char *what)
-{
-	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, klog, LOG_SIZE);
-
-	if (n < 0) {
-		ksft_print_msg("klogctl: %s\n", strerror(errno));
-		return 0;
-	}
-	klog[n] = 0;
-	if (strstr(klog, what))
-		return 1;
-	ksft_print_msg("not in the kernel log: \"%s\"\n", what);
-	return 0;
 }
 
 /* Every status file: no write bit, and no opening for write */
@@ -147,14 +127,14 @@ int main(void)
 
 	err = load_extra_module("fips140_forge");
 	ksft_test_result(err == EPERM, "link-refused\n");
-	ksft_test_result(log_has("fips140_forge: module uses symbol (fips140_report_") &&
-			 log_has("of namespace EMBEDDED_MODULE, which is for modules embedded in vmlinux only"),
+	ksft_test_result(klog_has("fips140_forge: module uses symbol (fips140_report_") &&
+			 klog_has("of namespace EMBEDDED_MODULE, which is for modules embedded in vmlinux only"),
 			 "link-refusal-logged\n");
 
 	err = load_extra_module("fips140_forge_get");
 	ksft_test_result(err == 0, "symbol-get-module-loads\n");
-	ksft_test_result(log_has("failing symbol_get of symbol fips140_report_failure of namespace EMBEDDED_MODULE") &&
-			 log_has("fips140_forge_get: symbol_get(fips140_report_failure) refused"),
+	ksft_test_result(klog_has("failing symbol_get of symbol fips140_report_failure of namespace EMBEDDED_MODULE") &&
+			 klog_has("fips140_forge_get: symbol_get(fips140_report_failure) refused"),
 			 "symbol-get-refused\n");
 
 	read_status(after);

@@ -22,6 +22,12 @@ counts them) and exits non-zero when anything failed.
   trampolines OUT              each trampoline one jmp rel32 to its stub;
                                objtool ran on them: ORC data, ENDBR kept,
                                none sealed
+  certset OUT LOG LABEL        the certified set boot LOG shows (section
+                               fips140-modules of the guest test certset)
+                               is OUT's marked modules (OUT/marked-modules,
+                               from the marked command), each with the
+                               SHA-256 of its installed file less the
+                               signature, computed here
   approved STOCK_LOG LOG LABEL every implementation the stock kernel
                                built in, tested and allowed (in FIPS mode)
                                whose name is in the module's table is an
@@ -31,6 +37,7 @@ counts them) and exits non-zero when anything failed.
                                indicator)
 """
 import bisect
+import hashlib
 import io
 import os
 import re
@@ -341,6 +348,50 @@ def marked(out):
     print(f"# {len(marks)} of {len(mods)} modules carry the mark")
 
 
+SIG_MAGIC = b"~Module signature appended~\n"
+
+
+def unsigned(data):
+    """A module file less its appended signature (struct module_signature:
+    12 bytes, the last 4 the signature's length, big-endian)"""
+    if not data.endswith(SIG_MAGIC):
+        return data
+    end = len(data) - len(SIG_MAGIC)
+    sig_len = struct.unpack(">I", data[end - 4:end])[0]
+    return data[:end - 12 - sig_len]
+
+
+def certset(out, log, label):
+    root = os.path.join(out, "modroot", "lib", "modules")
+    release = os.listdir(root)[0] if os.path.isdir(root) else ""
+    with open(os.path.join(out, "marked-modules")) as f:
+        marks = f.read().split()
+    want = {}
+    for path in marks:
+        with open(os.path.join(root, release, "kernel", path), "rb") as f:
+            data = f.read()
+        name = os.path.basename(path)[:-len(".ko")].replace("-", "_")
+        want[name] = hashlib.sha256(unsigned(data)).hexdigest()
+    lines = ktap.section(ktap.read(log), "fips140-modules")
+    got = dict(line.split()[:2] for line in lines or [] if " " in line)
+    result(lines is not None, f"{label}/list-dumped",
+           f"no fips140-modules section in {log}")
+    missing = sorted(set(want) - set(got))
+    result(not missing, f"{label}/every-marked-module-listed",
+           f"{len(missing)} of {len(want)} not listed")
+    detail(missing)
+    extra = sorted(set(got) - set(want))
+    result(not extra, f"{label}/only-marked-modules-listed",
+           f"{len(extra)} listed that are not marked modules of {out}")
+    detail(extra)
+    wrong = sorted(f"{n}: listed {got[n]}, installed {want[n]}"
+                   for n in set(want) & set(got) if got[n] != want[n])
+    result(not wrong, f"{label}/digests-of-installed-modules",
+           f"{len(wrong)} digests differ")
+    detail(wrong)
+    print(f"# {len(got)} modules listed, {len(want)} marked modules installed")
+
+
 def functions(out):
     return {s for s, t in symbols(os.path.join(out, "vmlinux")).items()
             if t in "tTwW"}
@@ -501,7 +552,8 @@ def main():
             "same-initcalls": (same_initcalls, 2),
             "initcall-order": (initcall_order, 4),
             "trampolines": (trampolines, 1),
-            "approved": (approved, 3)}
+            "approved": (approved, 3),
+            "certset": (certset, 3)}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds or \
        len(sys.argv) - 2 != cmds[sys.argv[1]][1]:
         sys.exit(__doc__)

@@ -35,6 +35,9 @@ counts them) and exits non-zero when anything failed.
   unwind LOG             the warning fips140_fault=unwind raises in the
                          module unwinds reliably through the trampoline to
                          the loader, kthread and ret_from_fork
+  tamper-module KO DEST  write DEST, a copy of module KO (unsigned) with
+                         one byte of its .comment section changed: it
+                         loads as before, with another SHA-256
   log-has LOG TEXT...    the kernel log of LOG has a line with each TEXT
   debug-hooks OUT yes|no OUT's kernel has every debug hook, or none
   abi-crc OUT            with symbol versions: OUT's fips140-abi-check
@@ -257,6 +260,24 @@ def tamper(out, what, dest):
     with open(dest + ".msg", "w") as f:
         f.write(msg + "\n")
     print(f"{dest}: {what} tampered, {where}; the loader must say: {msg}")
+
+
+def tamper_module(ko, dest):
+    data = bytearray(read(ko))
+    sections = elf_sections(bytes(data))
+    if ".comment" not in sections:
+        sys.exit(f"tamper-module: {ko} has no .comment section")
+    off, size, _ = sections[".comment"]
+    if size < 2:
+        sys.exit(f"tamper-module: {ko}: .comment is empty")
+    off += size // 2
+    # a printable byte stays printable: the section is the compiler's text
+    data[off] ^= 0x01
+    with open(dest + ".tmp", "wb") as f:
+        f.write(data)
+    os.replace(dest + ".tmp", dest)
+    print(f"{dest}: {ko} with byte {off} changed (.comment), sha256 "
+          f"{hashlib.sha256(bytes(data)).hexdigest()}")
 
 
 def log_has(log, *texts):
@@ -549,6 +570,7 @@ def selftests(stock_log, fips140_log):
 
 def main():
     cmds = {"digest": (digest, 1, True), "tamper": (tamper, 3, False),
+            "tamper-module": (tamper_module, 2, False),
             "log-has": (log_has, 2, True), "debug-hooks": (debug_hooks, 2, False),
             "selftests": (selftests, 2, False),
             "booted": (booted, 3, False),
