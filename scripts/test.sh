@@ -305,7 +305,7 @@ absent_verdict() {
 }
 case_tamper_normal() {
 	_log=$(boot_log "$1" "tamper-$2")
-	tamper_boot "$1" "$2" "tamper-$2" tests=fips140,indicator \
+	tamper_boot "$1" "$2" "tamper-$2" tests=fips140,indicator,certset \
 		harness.crypto=absent
 	absent_verdict "$_log" "$1" --label "$1@tamper-$2"
 	"$PYTHON" "$INTEGRITY" absent "$_log" \

@@ -8,8 +8,9 @@
  * harness.crypto=fips140: the list is readable, dumped (section
  * fips140-modules, for the host to compare with the modules it built:
  * fips140_checks.py certset), and each line is a module name and 64 hex
- * digits, no name twice. harness.crypto=absent: the module did not run,
- * the list is empty. Otherwise (stock): there is no such file.
+ * digits, no name twice. harness.crypto=absent (the tamper boots: the
+ * image failed its check, so nothing of it is used): the list is empty.
+ * Otherwise (stock): there is no such file.
  */
 #include <ctype.h>
 #include <unistd.h>
@@ -22,67 +23,43 @@
 
 static char names[MAX_MODULES][64];
 
-/* "<name> <64 hex digits>", a name not seen before */
-static int well_formed(const char *line, int n)
+static int n_names, n_bad;
+
+/* Each line: "<name> <64 hex digits>", a name not seen before */
+static void check_line(const char *line)
 {
 	char name[64], hex[80];
-	int i;
+	int i, ok;
 
-	if (sscanf(line, "%63s %79s", name, hex) != 2 || strlen(hex) != 64)
-		return 0;
-	for (i = 0; hex[i]; i++)
-		if (!isxdigit((unsigned char)hex[i]) || isupper((unsigned char)hex[i]))
-			return 0;
-	for (i = 0; i < n && i < MAX_MODULES; i++)
-		if (!strcmp(names[i], name))
-			return 0;
-	if (n < MAX_MODULES)
-		strcpy(names[n], name);
-	return 1;
-}
-
-/* Dump the list; lines read (-1 if unreadable), *bad the malformed ones */
-static int read_list(int *bad)
-{
-	char line[256];
-	FILE *f = fopen(MODULES, "r");
-	int n = 0;
-
-	*bad = 0;
-	if (!f) {
-		ksft_print_msg("%s: %s\n", MODULES, strerror(errno));
-		return -1;
+	ok = sscanf(line, "%63s %79s", name, hex) == 2 && strlen(hex) == 64;
+	for (i = 0; ok && hex[i]; i++)
+		ok = isxdigit((unsigned char)hex[i]) &&
+		     !isupper((unsigned char)hex[i]);
+	for (i = 0; ok && i < n_names; i++)
+		ok = strcmp(names[i], name);
+	if (ok && n_names < MAX_MODULES)
+		strcpy(names[n_names++], name);
+	if (!ok) {
+		ksft_print_msg("malformed or repeated: \"%s\"\n", line);
+		n_bad++;
 	}
-	ksft_print_msg("---- BEGIN fips140-modules ----\n");
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		ksft_print_msg("%s\n", line);
-		if (!well_formed(line, n)) {
-			ksft_print_msg("malformed or repeated: \"%s\"\n", line);
-			(*bad)++;
-		}
-		n++;
-	}
-	ksft_print_msg("---- END fips140-modules ----\n");
-	fclose(f);
-	return n;
 }
 
 int main(void)
 {
 	char crypto[32];
-	int n, bad;
+	int n;
 
 	cmdline_value("harness.crypto=", crypto, sizeof(crypto));
 	ksft_print_header();
 	ksft_set_plan(strcmp(crypto, "fips140") && strcmp(crypto, "absent") ? 1 : 2);
 	if (!strcmp(crypto, "fips140")) {
-		n = read_list(&bad);
+		n = read_lines(MODULES, "fips140-modules", check_line);
 		ksft_test_result(n >= 0, "list-readable\n");
 		ksft_print_msg("%d modules in the certified set\n", n);
-		ksft_test_result(n >= 0 && !bad, "list-well-formed\n");
+		ksft_test_result(n >= 0 && !n_bad, "list-well-formed\n");
 	} else if (!strcmp(crypto, "absent")) {
-		n = read_list(&bad);
+		n = read_lines(MODULES, "fips140-modules", check_line);
 		ksft_test_result(n >= 0, "list-readable\n");
 		ksft_test_result(n == 0, "list-empty\n");
 	} else {

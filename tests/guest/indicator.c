@@ -52,30 +52,6 @@ static const char *const never[] = {
 	"jitterentropy_rng", "ghash", "cbcmac(aes)",
 };
 
-/* Read FILE, dumped as SECTION; each line to fn. Lines read, or -1. */
-static int read_lines(const char *file, const char *section,
-		      void (*fn)(const char *line))
-{
-	char line[512];
-	FILE *f = fopen(file, "r");
-	int n = 0;
-
-	if (!f) {
-		ksft_print_msg("%s: %s\n", file, strerror(errno));
-		return -1;
-	}
-	ksft_print_msg("---- BEGIN %s ----\n", section);
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		ksft_print_msg("%s\n", line);
-		fn(line);
-		n++;
-	}
-	ksft_print_msg("---- END %s ----\n", section);
-	fclose(f);
-	return n;
-}
-
 static void add_approved(const char *line)
 {
 	if (n_approved < MAX_LINES &&

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Reading /proc/crypto: one struct per entry (blank-line separated). */
+/*
+ * Reading /proc/crypto: one struct per entry (blank-line separated); and
+ * the line lists of /sys/kernel/fips140, dumped as sections.
+ */
 #ifndef PROCFS_H
 #define PROCFS_H
 
@@ -88,6 +91,30 @@ static inline void cmdline_value(const char *key, char *v, size_t size)
 	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p))
 		if (!strncmp(tok, key, strlen(key)))
 			snprintf(v, size, "%s", tok + strlen(key));
+}
+
+/* Read FILE, dumped as SECTION; each line to fn. Lines read, or -1. */
+static inline int read_lines(const char *file, const char *section,
+		      void (*fn)(const char *line))
+{
+	char line[512];
+	FILE *f = fopen(file, "r");
+	int n = 0;
+
+	if (!f) {
+		ksft_print_msg("%s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	ksft_print_msg("---- BEGIN %s ----\n", section);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		ksft_print_msg("%s\n", line);
+		fn(line);
+		n++;
+	}
+	ksft_print_msg("---- END %s ----\n", section);
+	fclose(f);
+	return n;
 }
 
 #endif /* PROCFS_H */
