@@ -3,7 +3,9 @@
 #
 # boot.sh BZIMAGE INITRAMFS LOGFILE [KERNEL-ARG...]
 #
-# Boot BZIMAGE with INITRAMFS in qemu-system-x86_64 (one vCPU, no reboot:
+# Boot BZIMAGE with INITRAMFS in qemu-system-x86_64, or for
+# FIPS140_ARCH=arm64 an arm64 Image in qemu-system-aarch64's virt machine
+# (lib.sh), with one vCPU, no reboot:
 # the guest's reboot -f or a panic ends QEMU), serial console saved to
 # LOGFILE. Extra arguments are appended to the kernel command line
 # (e.g. fips=1, tests=hash,rng, initcall_debug).
@@ -15,7 +17,8 @@
 # CONFIG_PVH in base.config).
 # Environment: FIPS140_BOOT_TIMEOUT (seconds, default 120),
 # FIPS140_ACCEL (tcg, the default, or kvm), FIPS140_MEM (default 512M),
-# FIPS140_SMP (default 1), FIPS140_QEMU_CPU (default: QEMU's),
+# FIPS140_SMP (default 1), FIPS140_QEMU_CPU (default: QEMU's on x86_64,
+# max on arm64, whose virt machine defaults to a 32-bit CPU),
 # FIPS140_QEMU_ARGS (more QEMU options, e.g. "-icount shift=3,sleep=off").
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -41,22 +44,25 @@ main() {
 	[ -r "$initramfs" ] || die "no initramfs $initramfs"
 	secs=${FIPS140_BOOT_TIMEOUT:-120}
 	accel=${FIPS140_ACCEL:-tcg}
-	cmdline="console=ttyS0 panic=-1 $*"
+	cmdline="console=$CONSOLE panic=-1 $*"
 	mkdir -p "$(dirname "$log")"
 	: >"$log"
-	set -- -accel "$accel" -m "${FIPS140_MEM:-512M}" \
+	# shellcheck disable=SC2086 # options, split into words
+	set -- $QEMU_MACHINE -accel "$accel" -m "${FIPS140_MEM:-512M}" \
 		-smp "${FIPS140_SMP:-1}" -nodefaults -display none -no-reboot \
 		-serial "file:$log" -kernel "$bzimage" -initrd "$initramfs" \
 		-append "$cmdline"
-	if [ -n "${FIPS140_QEMU_CPU:-}" ]; then
-		set -- "$@" -cpu "$FIPS140_QEMU_CPU"
+	cpu=${FIPS140_QEMU_CPU:-}
+	[ "$KARCH" != arm64 ] || cpu=${cpu:-max}
+	if [ -n "$cpu" ]; then
+		set -- "$@" -cpu "$cpu"
 	fi
 	# shellcheck disable=SC2086 # options, split into words
 	set -- "$@" ${FIPS140_QEMU_ARGS:-}
 	log "boot: $(basename "$bzimage") [$cmdline] ($accel, timeout ${secs}s) -> $log"
 	start=$(date +%s)
 	rc=0
-	timeout -k 5 "$secs" qemu-system-x86_64 "$@" </dev/null \
+	timeout -k 5 "$secs" "$QEMU" "$@" </dev/null \
 		>"$log.qemu" 2>&1 || rc=$?
 	took=$(elapsed "$start")
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
@@ -64,7 +70,7 @@ main() {
 	fi
 	if [ "$rc" != 0 ]; then
 		cat "$log.qemu" >&2
-		fail "qemu-system-x86_64 exited with status $rc after $took"
+		fail "$QEMU exited with status $rc after $took"
 	fi
 	if [ "${FIPS140_BOOT_EXPECT:-end}" = panic ]; then
 		grep -q 'Kernel panic' "$log" ||

@@ -4,7 +4,8 @@
 # build.sh NAME SRCDIR FRAGMENT...
 #
 # Build kernel target NAME from tree SRCDIR into O=$WORK/out/NAME: config
-# (config.sh: tinyconfig + fragments, checked), make bzImage modules, then
+# (config.sh: tinyconfig + fragments, checked), make bzImage (arm64:
+# Image) modules, for FIPS140_ARCH (lib.sh), then
 # make modules_install into $WORK/out/NAME/modroot (modules are signed
 # there). ccache is used when installed, with CCACHE_BASEDIR=$WORK: paths
 # are hashed relative to the build directory, so a checkout elsewhere (or
@@ -109,7 +110,8 @@ main() {
 	"$TOP/scripts/config.sh" "$srcdir" "$outdir" "$@" \
 		"$(signing_fragment "$outdir" "$1")"
 
-	set -- -C "$srcdir" O="$outdir" ARCH=x86_64
+	set -- -C "$srcdir" O="$outdir" ARCH="$KARCH"
+	[ -z "$CROSS_COMPILE" ] || set -- "$@" CROSS_COMPILE="$CROSS_COMPILE"
 	# The release string a distribution gives its build (uname -r,
 	# /lib/modules/RELEASE, /proc/sys/crypto/fips_version)
 	if [ -n "${FIPS140_KERNELRELEASE:-}" ]; then
@@ -127,7 +129,7 @@ main() {
 		# the change does not affect.)
 		CCACHE_BASEDIR=$WORK CCACHE_NOHASHDIR=1
 		export CCACHE_BASEDIR CCACHE_NOHASHDIR
-		set -- "$@" CC="ccache gcc" HOSTCC="ccache gcc"
+		set -- "$@" CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc"
 	fi
 	jobs=$(nproc)
 	# A build that compiles everything records its time, for bench.sh
@@ -136,12 +138,12 @@ main() {
 		fresh=ccache=off
 		case $* in *ccache*) fresh=ccache=on ;; esac
 	fi
-	log "build $name: make -j$jobs bzImage modules (log: $outdir/build.log)"
+	log "build $name: make -j$jobs $IMAGE_TARGET modules (log: $outdir/build.log)"
 	_rc=0
 	run_logged "$outdir/build.log" timeout -k 30 "$BUILD_TIMEOUT" \
-		make "$@" -j"$jobs" bzImage modules || _rc=$?
+		make "$@" -j"$jobs" "$IMAGE_TARGET" modules || _rc=$?
 	if [ "$_rc" != 0 ]; then
-		rm -f "$outdir/vmlinux" "$outdir/arch/x86/boot/bzImage"
+		rm -f "$outdir/vmlinux" "$outdir/$IMAGE_REL"
 		[ "$_rc" != 124 ] ||
 			die "build $name: make ran out of its ${BUILD_TIMEOUT}s" \
 			    "(FIPS140_BUILD_TIMEOUT) and was stopped"
@@ -155,7 +157,7 @@ main() {
 		>"$outdir/full-build.time"
 	kver=$(cat "$outdir/include/config/kernel.release")
 	nmod=$(find "$outdir/modroot" -name '*.ko*' | wc -l)
-	log "build $name: $outdir/arch/x86/boot/bzImage ($kver, $nmod modules)" \
+	log "build $name: $outdir/$IMAGE_REL ($kver, $nmod modules)" \
 	    "in $(elapsed "$start")"
 }
 

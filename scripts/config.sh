@@ -112,7 +112,7 @@ main() {
 # the crypto boundary off.
 base_config() {
 	if [ -z "$3" ]; then
-		make -s -C "$1" O="$2" ARCH=x86_64 tinyconfig
+		make -s -C "$1" O="$2" ARCH="$KARCH" tinyconfig
 		return
 	fi
 	_debian=$2/debian.config
@@ -131,7 +131,7 @@ make_config() {
 	if [ -e "$cfg" ]; then
 		mv "$cfg" "$cfg.prev"
 	fi
-	mk="make -s -C $srcdir O=$outdir ARCH=x86_64"
+	mk="make -s -C $srcdir O=$outdir ARCH=$KARCH"
 	log "config: ${debian:-tinyconfig} + $* -> $cfg"
 	if ! base_config "$srcdir" "$outdir" "$debian" "$@" \
 		>"$outdir/config.log" 2>&1 ||

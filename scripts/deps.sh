@@ -19,10 +19,40 @@ qemu-system-x86 python3 python3-pyelftools python3-cryptography"
 # The test suite also lints the scripts, builds a kernel with BTF
 # (pahole, from dwarves), runs Debian's crypto clients in the guests, and
 # holds a lock (flock, util-linux) and stops its children (pgrep, procps).
+# The arm64 targets are cross-built and boot in qemu-system-aarch64.
 TEST_PKGS="$RUN_PKGS shellcheck dwarves kcapi-tools keyutils cryptsetup-bin
-util-linux procps"
+util-linux procps gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 # The benchmarks draw their chart with gnuplot.
 BENCH_PKGS="$TEST_PKGS gnuplot-nox"
+
+# The arm64 guests' busybox, Debian's busybox-static:arm64, unpacked in
+# $ARM64_ROOT, not installed: it would replace the amd64 one. apt learns
+# the arm64 architecture for that (dpkg --add-architecture).
+ARM64_DEBS="busybox-static:arm64"
+
+arm64_payloads() {
+	[ ! -x "$ARM64_ROOT/bin/busybox" ] || return 0
+	[ "$(id -u)" = 0 ] || die "no $ARM64_ROOT/bin/busybox: run" \
+		"scripts/deps.sh test as root"
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		log "adding the arm64 architecture to apt"
+		dpkg --add-architecture arm64
+		apt-get update
+	fi
+	rm -rf "$ARM64_ROOT.tmp"
+	mkdir -p "$ARM64_ROOT.tmp/debs"
+	# shellcheck disable=SC2086 # a list of package names
+	(cd "$ARM64_ROOT.tmp/debs" && apt-get download $ARM64_DEBS) ||
+		die "cannot download $ARM64_DEBS"
+	for _deb in "$ARM64_ROOT.tmp"/debs/*.deb; do
+		dpkg-deb -x "$_deb" "$ARM64_ROOT.tmp"
+	done
+	[ -x "$ARM64_ROOT.tmp/bin/busybox" ] ||
+		die "$ARM64_DEBS has no bin/busybox"
+	rm -rf "$ARM64_ROOT"
+	mv "$ARM64_ROOT.tmp" "$ARM64_ROOT"
+	log "arm64 payloads in $ARM64_ROOT: $ARM64_DEBS"
+}
 
 main() {
 	list=0
@@ -46,13 +76,15 @@ main() {
 		dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null |
 			grep -q 'install ok installed' || missing="$missing $p"
 	done
-	[ -n "$missing" ] || return 0
-	[ "$(id -u)" = 0 ] || die "missing packages:$missing (run as root, or" \
-		"apt-get install them)"
-	log "installing:$missing"
-	apt-get update
-	# shellcheck disable=SC2086 # a list of package names
-	DEBIAN_FRONTEND=noninteractive apt-get install -y $missing
+	if [ -n "$missing" ]; then
+		[ "$(id -u)" = 0 ] || die "missing packages:$missing (run as" \
+			"root, or apt-get install them)"
+		log "installing:$missing"
+		apt-get update
+		# shellcheck disable=SC2086 # a list of package names
+		DEBIAN_FRONTEND=noninteractive apt-get install -y $missing
+	fi
+	[ "$1" = run ] || arm64_payloads
 }
 
 main "$@"

@@ -6,7 +6,8 @@
 # Make $WORK/out/NAME/IMAGE.cpio.gz (default initramfs.cpio.gz) for kernel
 # target NAME (built by build.sh): busybox-static, /init
 # (tests/guest/init), the guest tests (tests/guest/*.c built static into
-# $WORK/out/guest, and the tests/guest/*.sh scripts, run in the order of
+# $WORK/out/guest, for arm64 (FIPS140_ARCH) cross-built into
+# $WORK/out/guest-arm64 with Debian's arm64 busybox, and the tests/guest/*.sh scripts, run in the order of
 # tests/guest/tests.list; those of tests-on-demand.list only when named),
 # the target's modules from its modroot (signed by modules_install), fresh
 # key material for the pkey test (keys.sh, in $WORK/keys; only
@@ -16,7 +17,10 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 GUEST=$TOP/tests/guest
-BUSYBOX=${FIPS140_BUSYBOX:-/bin/busybox}
+BUSYBOX=${FIPS140_BUSYBOX:-$BUSYBOX_DEFAULT}
+# The guest tests, built for the guest's architecture
+GUEST_OUT=$OUT/guest
+[ "$KARCH" = x86_64 ] || GUEST_OUT=$OUT/guest-$KARCH
 
 # The tests of list file $1, checked against the sources.
 listed_tests() {
@@ -51,17 +55,17 @@ main() {
 	[ -d "$modroot/lib/modules" ] ||
 		die "$modroot/lib/modules missing: run build.sh $name first"
 	[ -x "$BUSYBOX" ] ||
-		die "$BUSYBOX missing: apt-get install busybox-static"
+		die "$BUSYBOX missing: run scripts/deps.sh test"
 	tests=$(listed_tests tests.list)
 	on_demand=$(listed_tests tests-on-demand.list)
 	check_lists
 	[ -z "$extra" ] || [ -d "$extra" ] || die "no directory $extra"
 
-	log "initramfs $name: guest tests -> $OUT/guest"
+	log "initramfs $name: guest tests -> $GUEST_OUT"
 	# The tests' KTAP helpers are the pristine tree's kselftest.h
 	[ -r "$SRC/tools/testing/selftests/kselftest.h" ] ||
 		die "no $SRC/tools/testing/selftests/kselftest.h: run scripts/tree.sh"
-	make -s -C "$GUEST" O="$OUT/guest" \
+	make -s -C "$GUEST" O="$GUEST_OUT" CC="${CROSS_COMPILE}gcc" \
 		KSELFTEST="$SRC/tools/testing/selftests" >&2 ||
 		die "guest tests do not build"
 	"$TOP/scripts/keys.sh" "$WORK/keys"
@@ -73,7 +77,7 @@ main() {
 	cp "$GUEST/init" "$root/init"
 	chmod 755 "$root/init"
 	for t in $tests $on_demand; do
-		cp "$OUT/guest/$t" "$root/tests/$t"
+		cp "$GUEST_OUT/$t" "$root/tests/$t"
 	done
 	[ -z "$extra" ] || cp -R "$extra" "$root/extra"
 	echo "$tests" >"$root/tests/list"

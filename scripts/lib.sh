@@ -16,6 +16,48 @@ LINUX_IMAGE_PKG=linux-image-6.12.118+deb12-amd64
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${FIPS140_WORK:-$TOP/build}
+
+# The architecture of the kernel a script builds or boots: x86_64 (the
+# default) or arm64, from a target's "arch" key (test.sh sets
+# FIPS140_ARCH). arm64 kernels are cross-compiled and boot in
+# qemu-system-aarch64's virt machine; their guest payloads (busybox) come
+# from Debian's arm64 packages, unpacked in $ARM64_ROOT by deps.sh.
+KARCH=${FIPS140_ARCH:-x86_64}
+ARM64_ROOT=$WORK/arm64-root
+case $KARCH in
+x86_64)
+	SRCARCH=x86
+	IMAGE_TARGET=bzImage
+	CROSS_COMPILE=
+	QEMU=qemu-system-x86_64
+	QEMU_MACHINE=
+	CONSOLE=ttyS0
+	BUSYBOX_DEFAULT=/bin/busybox
+	;;
+arm64)
+	SRCARCH=arm64
+	IMAGE_TARGET=Image
+	CROSS_COMPILE=aarch64-linux-gnu-
+	QEMU=qemu-system-aarch64
+	QEMU_MACHINE="-machine virt"
+	# earlycon: the PL011 console registers only at arch_initcall, after
+	# the loader's earliest failures
+	CONSOLE="ttyAMA0 earlycon"
+	BUSYBOX_DEFAULT=$ARM64_ROOT/bin/busybox
+	;;
+*)
+	echo "error: FIPS140_ARCH=$KARCH: x86_64 or arm64" >&2
+	exit 1
+	;;
+esac
+# image_rel ARCH: the boot image in a build directory of ARCH
+image_rel() {
+	case $1 in
+	arm64) echo arch/arm64/boot/Image ;;
+	*) echo arch/x86/boot/bzImage ;;
+	esac
+}
+IMAGE_REL=$(image_rel "$KARCH")
 # Pristine tree (a git repo whose first commit is the untouched source).
 # FIPS140_SRC names another one, e.g. an older Debian version extracted by
 # "tree.sh VERSION" (the reuse tests' certifying tree).
@@ -205,7 +247,7 @@ certified_set() {
 	rm -rf "$2.tmp"
 	mkdir -p "$2.tmp"
 	(cd "$1" &&
-	 find crypto lib/crypto arch/x86/crypto certs -name '*.ko' \
+	 find crypto lib/crypto "arch/$SRCARCH/crypto" certs -name '*.ko' \
 		! -name 'fips140-*.ko' &&
 	 echo crypto/fips140/fips140.hmac) |
 		(cd "$1" && xargs cp --parents -t "$2.tmp")

@@ -30,8 +30,9 @@ SERIES=${FIPS140_SERIES:-series}
 
 ## Helpers for cases ###########################################################
 
-# Kernel target NAME (built by build.sh NAME ...) lives in $OUT/NAME.
-bzimage() { echo "$OUT/$1/arch/x86/boot/bzImage"; }
+# Kernel target NAME (built by build.sh NAME ...) lives in $OUT/NAME; its
+# boot image is that of its target's architecture.
+bzimage() { echo "$OUT/$1/$(image_rel "$(out_arch "$1")")"; }
 # The serial log of target NAME's boot LABEL.
 boot_log() { echo "$OUT/$1/boot-$2.log"; }
 
@@ -65,6 +66,17 @@ target_of() {
 	done
 }
 
+# out_arch NAME: the architecture of build directory NAME's target (the
+# target's "arch", x86_64 by default)
+out_arch() {
+	_t=$(target_of "$1")
+	if [ -n "$_t" ]; then
+		target_key "$_t" arch x86_64
+	else
+		echo x86_64
+	fi
+}
+
 # The CPU model QEMU gives build directory NAME: its target's "cpu" ("max"
 # where the config has the x86 crypto drivers, so that they register);
 # QEMU's default for the fragment kernels, as their stock baseline has it.
@@ -79,6 +91,7 @@ boot_image() {
 	_name=$1 _label=$2 _image=$3
 	shift 3
 	FIPS140_QEMU_CPU=${FIPS140_QEMU_CPU:-$(qemu_cpu "$_name")} \
+	FIPS140_ARCH=$(out_arch "$_name") \
 		"$S/boot.sh" "$(bzimage "$_name")" "$OUT/$_name/$_image.cpio.gz" \
 		"$(boot_log "$_name" "$_label")" "$@"
 }
@@ -135,9 +148,13 @@ case_target_build() {
 	_frags=$(target_fragments "$1")
 	# shellcheck disable=SC2086 # option and fragment lists
 	FIPS140_KERNELRELEASE=$_release FIPS140_OUT=$(target_outdir "$1") \
+	FIPS140_ARCH=$(target_key "$1" arch x86_64) \
 		"$S/build.sh" "$(target_out "$1")" "$_tree" $_base $_frags
 }
-case_target_initramfs() { "$S/initramfs.sh" "$(target_out "$1")"; }
+case_target_initramfs() {
+	FIPS140_ARCH=$(target_key "$1" arch x86_64) \
+		"$S/initramfs.sh" "$(target_out "$1")"
+}
 # case_target_boot TARGET MODE: boot in MODE (default, or fips: fips=1)
 case_target_boot() {
 	_fips=
@@ -189,8 +206,11 @@ case_series_version() {
 # The stock kernel: pristine 6.12, base fragment. The baseline.
 # The same kernel in FIPS mode: the baseline for fips=1 boots.
 # With initcall_debug: the order the crypto initcalls run in.
-case_stock_initcalls_boot() {
-	boot_target stock initcalls initcall_debug harness.crypto=kernel
+# An initcall_debug boot of TARGET, with its arguments
+case_target_initcalls_boot() {
+	# shellcheck disable=SC2046 # the target's kernel arguments
+	boot_target "$(target_out "$1")" initcalls initcall_debug \
+		$(target_key "$1" args)
 }
 
 # The patched kernel: the series in patches/ applied to the pristine tree,
@@ -232,12 +252,11 @@ same_as_stock() {
 }
 # The same algorithms and drivers as the stock kernel, in both modes.
 algs() { algs_of_log "$(boot_log "$1" "$2")"; }
-case_fips140_initcalls_boot() {
-	boot_target fips140 initcalls initcall_debug harness.crypto=fips140
-}
-case_fips140_initcall_order() {
-	"$PYTHON" "$CHECKS" initcall-order "$OUT/stock" "$OUT/fips140" \
-		"$(boot_log stock initcalls)" "$(boot_log fips140 initcalls)"
+# case_initcall_order STOCK FIPS140: the initcalls of the two
+# initcall_debug boots run in the same order, level by level
+case_initcall_order() {
+	"$PYTHON" "$CHECKS" initcall-order "$OUT/$1" "$OUT/$2" \
+		"$(boot_log "$1" initcalls)" "$(boot_log "$2" initcalls)"
 }
 
 # The module's integrity self-test and self-tests (tests/host/
@@ -273,6 +292,7 @@ tamper_boot() {
 	"$PYTHON" "$INTEGRITY" tamper "$OUT/$_target" "$2" "$_img"
 	shift 3
 	FIPS140_QEMU_CPU=${FIPS140_QEMU_CPU:-$(qemu_cpu "$_target")} \
+	FIPS140_ARCH=$(out_arch "$_target") \
 		"$S/boot.sh" "$_img" "$OUT/$_target/initramfs.cpio.gz" \
 		"$(boot_log "$_target" "$_label")" "$@"
 }
@@ -977,6 +997,20 @@ case_debian_moved() {
 		"$TOP/tests/host/fips140-vmlinux-crypto-debian.list"
 }
 # The =m crypto modules, and only they, carry the crypto-objs-m mark
+case_target_embedded() { "$PYTHON" "$CHECKS" embedded "$OUT/$(target_out "$1")"; }
+# case_arm64_reach OUT LABEL direct|pointer: how the trampolines of that
+# boot reach the module
+case_arm64_reach() {
+	"$PYTHON" "$INTEGRITY" reach "$(boot_log "$1" "$2")" "$3"
+}
+case_arm64_far_boot() {
+	boot_target arm64-debug far fips140_fault=far harness.crypto=fips140
+}
+case_arm64_moved() {
+	"$PYTHON" "$CHECKS" moved "$OUT/$(target_out arm64-stock)" \
+		"$OUT/$(target_out arm64)" \
+		"$TOP/tests/host/fips140-vmlinux-crypto-arm64.list"
+}
 case_debian_marked() { "$PYTHON" "$CHECKS" marked "$OUT/$DEBIAN"; }
 # The certified set each boot shows is the marked modules installed, with
 # their digests (tests/guest/certset.c dumps it).
@@ -1016,14 +1050,15 @@ register_cases() {
 	add_case harness-stop case_harness_stop deps
 	add_case checkpatch case_checkpatch tree
 	add_target stock
-	add_case stock-initcalls-boot case_stock_initcalls_boot stock-initramfs
+	add_case stock-initcalls-boot case_target_initcalls_boot:stock \
+		stock-initramfs
 	add_case series case_series tree
 	add_target fips140
 	add_case fips140-embedded case_fips140_embedded fips140-build
 	add_case fips140-moved case_fips140_moved stock-build fips140-build
-	add_case fips140-initcalls-boot case_fips140_initcalls_boot \
+	add_case fips140-initcalls-boot case_target_initcalls_boot:fips140 \
 		fips140-initramfs
-	add_case fips140-initcall-order case_fips140_initcall_order \
+	add_case fips140-initcall-order case_initcall_order:stock:fips140 \
 		stock-initcalls-boot fips140-initcalls-boot
 	for k in stock fips140; do
 		add_case "$k-param-boot" "case_param_boot:$k" "$k-initramfs"
@@ -1132,6 +1167,22 @@ register_cases() {
 	add_case update-refusals case_update_refusals update-build \
 		fips140-build update-identity update-clients-boot
 
+	# arm64: the fragment pair, cross-built, in qemu-system-aarch64
+	add_target arm64-stock
+	add_target arm64
+	add_case arm64-moved case_arm64_moved arm64-stock-build arm64-build
+	add_case arm64-embedded "case_target_embedded:arm64" arm64-build
+	for t in arm64-stock arm64; do
+		add_case "$t-initcalls-boot" "case_target_initcalls_boot:$t" \
+			"$t-initramfs"
+	done
+	add_case arm64-initcall-order case_initcall_order:arm64-stock:arm64 \
+		arm64-stock-initcalls-boot arm64-initcalls-boot
+	add_case arm64-reach "case_arm64_reach:arm64:default:direct" arm64-boot
+	add_case arm64-tamper-text case_tamper_normal:arm64:text arm64-initramfs
+	add_case arm64-tamper-text-fips case_tamper_fips:arm64:text \
+		arm64-initramfs
+
 	# Outside CI from here (scripts/test.sh --extended), for CI's time:
 	# crypto =m next to fips140.ko, with the debug hooks: each step of
 	# bringing the module up made to fail, in both modes (the crypto
@@ -1195,6 +1246,15 @@ register_cases() {
 	add_case reuse-abi-break case_reuse_abi_break \
 		reuse-certified-build reuse-abi-tree
 	add_target x86
+	# arm64: every trampoline through its pointer (fips140_fault=far)
+	add_target arm64-debug
+	add_case arm64-debug-initramfs case_target_initramfs:arm64-debug \
+		arm64-debug-build
+	add_case arm64-far-boot case_arm64_far_boot arm64-debug-initramfs
+	add_case arm64-far-verdict case_target_verdict:arm64-debug:far \
+		"~arm64-far-boot"
+	add_case arm64-far-reach "case_arm64_reach:arm64-debug:far:pointer" \
+		arm64-far-boot
 	add_case x86-drivers case_x86_drivers x86-boot x86-fips-boot
 	add_target sig
 	add_case sig-abi-crc case_sig_abi_crc sig-build

@@ -136,7 +136,7 @@ def embedded(out):
 
 
 def crypto_dir(path):
-    return re.match(r"(crypto|lib/crypto|arch/x86/crypto|certs)/", path)
+    return re.match(r"(crypto|lib/crypto|arch/[^/]+/crypto|certs)/", path)
 
 
 def archive(out):

@@ -60,6 +60,11 @@ counts them) and exits non-zero when anything failed.
                          MODULE imports from it is changed, and print that
                          symbol's name: KO as a module whose exports
                          changed type would be
+  reach LOG direct|pointer
+                         arm64: the boot LOG reached every function of
+                         the module with a direct branch (no line about
+                         the pointer), or through the trampolines'
+                         pointers (fips140_fault=far: all of them)
   selftests STOCK_LOG FIPS140_LOG
                          fips=1 boots: the same self-tests passed in both
                          (testmgr's "passed" lines), and the module counted
@@ -241,18 +246,23 @@ def tamper(out, what, dest):
         off = REGIONS[what](ko, elf_sections(ko))
         if not 0 <= off < size:
             sys.exit(f"tamper: {what}: offset {off} outside the module")
-        vmlinux[start + off] ^= 0x01
+        flipped = start + off
+        vmlinux[flipped] ^= 0x01
         where = f"byte {off} of {size} ({100 * off // size} %)"
     elif what == "digest":
-        vmlinux[doff] ^= 0x80
+        flipped = doff
+        vmlinux[flipped] ^= 0x80
         where = "byte 0 of the digest"
     else:
         sys.exit(f"tamper: WHAT is digest or one of {', '.join(REGIONS)},"
                  f" not {what}")
     expected = bytes(vmlinux[doff:doff + 32]).hex()
     computed = module_hmac(bytes(vmlinux[start:start + size]), ko).hex()
+    image = vmlinux
+    if ELFFile(io.BytesIO(bytes(vmlinux))).header["e_machine"] == "EM_AARCH64":
+        image = arm64_image(out, vmlinux, flipped)
     with open(dest + ".tmp", "wb") as f:
-        f.write(vmlinux)
+        f.write(image)
     os.replace(dest + ".tmp", dest)
     # What the loader says, before it parses anything
     msg = (f"fips140: image check failed: expected hmac-sha256 "
@@ -260,6 +270,26 @@ def tamper(out, what, dest):
     with open(dest + ".msg", "w") as f:
         f.write(msg + "\n")
     print(f"{dest}: {what} tampered, {where}; the loader must say: {msg}")
+
+
+def arm64_image(out, vmlinux, flipped):
+    """The arm64 Image of out with byte flipped of the (tampered) vmlinux
+    copied in: QEMU boots an Image, vmlinux's loaded sections as one
+    binary from _text on (objcopy -O binary), not an ELF file."""
+    image = bytearray(read(os.path.join(out, "arch/arm64/boot/Image")))
+    text = vmlinux_symbol(out, "_text")
+    addr = None
+    for off, size, start in elf_sections(bytes(vmlinux)).values():
+        if start and off <= flipped < off + size:
+            addr = start + flipped - off
+    if addr is None or not 0 <= addr - text < len(image):
+        sys.exit(f"tamper: byte {flipped} of vmlinux is not in the Image")
+    pos = addr - text
+    if image[pos] ^ vmlinux[flipped] not in (0x01, 0x80):
+        sys.exit(f"tamper: the Image at {pos:#x} is not vmlinux's byte "
+                 f"{flipped}: is the Image older than vmlinux?")
+    image[pos] = vmlinux[flipped]
+    return image
 
 
 def tamper_module(ko, dest):
@@ -532,11 +562,33 @@ PASSED = re.compile(r"alg: self-tests for (\S+) \((\S+)\) passed$")
 READY = re.compile(r"fips140: (\d+) self-tests passed, the module is ready")
 
 
+def dmesg_lines(log):
+    """The kernel log the guest dumped at the end of its run (between
+    the BEGIN and END dmesg lines), without timestamps: it also has what
+    was printed while the console was quiet."""
+    lines, inside = [], False
+    with open(log, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("fips140-harness: ---- BEGIN dmesg"):
+                inside = True
+            elif line.startswith("fips140-harness: ---- END dmesg"):
+                break
+            elif inside:
+                lines.append(re.sub(r"^\[\s*\d+\.\d+\]\s*", "",
+                                    line.strip()))
+    return lines
+
+
 def selftests(stock_log, fips140_log):
+    # Which implementations passed, each once: the stock kernel tests on
+    # in the background while the guest runs, and prints the late passes
+    # to the kernel log only (the dump), where a template instance made
+    # again is tested again
     sets = []
     for log in (stock_log, fips140_log):
-        sets.append(sorted(m.groups() for m in map(PASSED.search,
-                                                   kernel_lines(log)) if m))
+        lines = kernel_lines(log) + dmesg_lines(log)
+        sets.append(sorted(set(m.groups() for m in map(PASSED.search, lines)
+                               if m)))
     stock, ours = sets
     print(f"self-tests passed: stock {len(stock)}, fips140 {len(ours)}")
     result(stock and stock == ours, "selftests/same-passed",
@@ -568,6 +620,32 @@ def selftests(stock_log, fips140_log):
            if ready and init else "no report or no /init in the log")
 
 
+PLUGGED = re.compile(r"fips140: plugged in (\d+) functions")
+THROUGH_PTR = re.compile(r"fips140: (\d+) functions out of a direct "
+                         r"branch's reach, called through their trampoline's "
+                         r"pointer")
+
+
+def reach(log, how):
+    """How the trampolines of the boot LOG reach the module (arm64)."""
+    label = f"reach/{os.path.basename(log)}"
+    lines = kernel_lines(log)
+    plugged = [int(m.group(1)) for m in map(PLUGGED.match, lines) if m]
+    far = [int(m.group(1)) for m in map(THROUGH_PTR.match, lines) if m]
+    result(len(plugged) == 1 and plugged[0] > 0, f"{label}/plugged-in",
+           f"{len(plugged)} \"plugged in N functions\" lines")
+    if how == "direct":
+        result(not far, f"{label}/all-direct",
+               f"{far and far[0]} functions reached through a pointer")
+        return
+    if how != "pointer":
+        sys.exit("reach: direct or pointer")
+    result("fips140: injected fault: far" in lines, f"{label}/fault-injected",
+           "no \"injected fault: far\" line")
+    result(far == plugged and bool(far), f"{label}/all-through-pointer",
+           f"{far} through a pointer of {plugged} plugged in")
+
+
 def main():
     cmds = {"digest": (digest, 1, True), "tamper": (tamper, 3, False),
             "tamper-module": (tamper_module, 2, False),
@@ -579,7 +657,7 @@ def main():
             "never-ran": (never_ran, 1, False),
             "initcall-failed": (initcall_failed, 3, False),
             "fault-digest-msg": (fault_digest_msg, 1, False),
-            "unwind": (unwind, 1, False),
+            "unwind": (unwind, 1, False), "reach": (reach, 2, False),
             "modprobe-early": (modprobe_early, 3, False)}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
