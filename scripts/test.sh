@@ -225,7 +225,8 @@ case_series() {
 }
 # fips140.ko is embedded byte for byte; the crypto code left in vmlinux is
 # exactly the documented list; vmlinux calls the module through trampolines.
-case_fips140_embedded() { "$PYTHON" "$CHECKS" embedded "$OUT/fips140"; }
+# case_target_embedded TARGET: TARGET's fips140.ko is in its vmlinux
+case_target_embedded() { "$PYTHON" "$CHECKS" embedded "$OUT/$(target_out "$1")"; }
 case_fips140_moved() {
 	"$PYTHON" "$CHECKS" moved "$OUT/stock" "$OUT/fips140" \
 		"$TOP/tests/host/fips140-vmlinux-crypto.list"
@@ -990,14 +991,11 @@ case_debian_boundary() {
 		"$CONFIGS/debian.config" "$CONFIGS/fips140.config" \
 		"$OUT/$DEBIAN/signing.config"
 }
-case_debian_embedded() { "$PYTHON" "$CHECKS" embedded "$OUT/$DEBIAN"; }
 case_debian_trampolines() { "$PYTHON" "$CHECKS" trampolines "$OUT/$DEBIAN"; }
 case_debian_moved() {
 	"$PYTHON" "$CHECKS" moved "$GOLDEN/crypto-objects" "$OUT/$DEBIAN" \
 		"$TOP/tests/host/fips140-vmlinux-crypto-debian.list"
 }
-# The =m crypto modules, and only they, carry the crypto-objs-m mark
-case_target_embedded() { "$PYTHON" "$CHECKS" embedded "$OUT/$(target_out "$1")"; }
 # case_arm64_reach OUT LABEL direct|pointer: how the trampolines of that
 # boot reach the module
 case_arm64_reach() {
@@ -1011,6 +1009,7 @@ case_arm64_moved() {
 		"$OUT/$(target_out arm64)" \
 		"$TOP/tests/host/fips140-vmlinux-crypto-arm64.list"
 }
+# The =m crypto modules, and only they, carry the crypto-objs-m mark
 case_debian_marked() { "$PYTHON" "$CHECKS" marked "$OUT/$DEBIAN"; }
 # The certified set each boot shows is the marked modules installed, with
 # their digests (tests/guest/certset.c dumps it).
@@ -1054,7 +1053,7 @@ register_cases() {
 		stock-initramfs
 	add_case series case_series tree
 	add_target fips140
-	add_case fips140-embedded case_fips140_embedded fips140-build
+	add_case fips140-embedded case_target_embedded:fips140 fips140-build
 	add_case fips140-moved case_fips140_moved stock-build fips140-build
 	add_case fips140-initcalls-boot case_target_initcalls_boot:fips140 \
 		fips140-initramfs
@@ -1088,7 +1087,7 @@ register_cases() {
 	add_target debian-stock
 	add_case debian-stock-config case_debian_stock_config debian-stock-build
 	add_case debian-boundary case_debian_boundary debian-build
-	add_case debian-embedded case_debian_embedded debian-build
+	add_case debian-embedded case_target_embedded:debian debian-build
 	add_case debian-trampolines case_debian_trampolines debian-build
 	add_case debian-moved case_debian_moved debian-golden debian-build
 	add_case debian-marked case_debian_marked debian-build
