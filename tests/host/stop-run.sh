@@ -33,7 +33,11 @@ run() {
 	sh -c 'sleep 600 & echo $! >"$1.tmp"; mv "$1.tmp" "$1"; wait' \
 		case "$2/build.pid" >/dev/null 2>&1 &
 	echo $! >"$2/case.pid"
-	wait
+	# Until a signal comes, as test.sh waits: a bare "wait" would return
+	# when the case shell is killed, and the run could end before
+	# stop_with signals it (seen under load: "kill: No such process")
+	sleep 600 &
+	wait $!
 }
 
 alive() {
