@@ -25,14 +25,44 @@ util-linux procps gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 # The benchmarks draw their chart with gnuplot.
 BENCH_PKGS="$TEST_PKGS gnuplot-nox"
 
-# The arm64 guests' busybox, Debian's busybox-static:arm64, unpacked in
-# $ARM64_ROOT, not installed: it would replace the amd64 one. apt learns
-# the arm64 architecture for that (dpkg --add-architecture).
-ARM64_DEBS="busybox-static:arm64"
+# The arm64 guests' payloads, unpacked in $ARM64_ROOT, not installed: they
+# would replace the amd64 ones. apt learns the arm64 architecture for
+# them (dpkg --add-architecture). Debian's busybox-static:arm64, and the
+# arm64 builds of the crypto clients (lib.sh, CLIENTS) and of every
+# package their libraries come from here (client_packages), glibc's
+# libgcc_s too (cryptsetup's threads need it when they exit).
+ARM64_DEBS="busybox-static libgcc-s1"
+
+# owner FILE: the package that installed FILE (dpkg knows /bin and /lib
+# files by their paths before the /usr merge)
+owner() {
+	for _p in "$1" "$(readlink -f "$1")"; do
+		for _q in "$_p" "${_p#/usr}"; do
+			dpkg -S "$_q" 2>/dev/null | sed -n '1s/[:,].*//p' |
+				grep . && return
+		done
+	done
+	die "no package has $1"
+}
+
+# client_packages: the packages of the clients and of their libraries,
+# one a line
+client_packages() {
+	for _c in $CLIENTS; do
+		[ -x "$_c" ] || die "$_c missing: scripts/deps.sh test installs it"
+		owner "$_c"
+		for _lib in $(ldd "$_c" |
+		    awk '/=>/ { print $3 } /^\t\// { print $1 }'); do
+			owner "$_lib"
+		done
+	done | sort -u
+}
 
 arm64_payloads() {
-	[ ! -x "$ARM64_ROOT/bin/busybox" ] || return 0
-	[ "$(id -u)" = 0 ] || die "no $ARM64_ROOT/bin/busybox: run" \
+	_want=$({ echo "$ARM64_DEBS" | tr ' ' '\n'; client_packages; } |
+		sort -u | sed 's/$/:arm64/' | tr '\n' ' ')
+	[ "$(cat "$ARM64_ROOT/debs.list" 2>/dev/null)" != "$_want" ] || return 0
+	[ "$(id -u)" = 0 ] || die "$ARM64_ROOT lacks arm64 packages: run" \
 		"scripts/deps.sh test as root"
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		log "adding the arm64 architecture to apt"
@@ -42,16 +72,17 @@ arm64_payloads() {
 	rm -rf "$ARM64_ROOT.tmp"
 	mkdir -p "$ARM64_ROOT.tmp/debs"
 	# shellcheck disable=SC2086 # a list of package names
-	(cd "$ARM64_ROOT.tmp/debs" && apt-get download $ARM64_DEBS) ||
-		die "cannot download $ARM64_DEBS"
+	(cd "$ARM64_ROOT.tmp/debs" && apt-get download $_want) ||
+		die "cannot download $_want"
 	for _deb in "$ARM64_ROOT.tmp"/debs/*.deb; do
 		dpkg-deb -x "$_deb" "$ARM64_ROOT.tmp"
 	done
 	[ -x "$ARM64_ROOT.tmp/bin/busybox" ] ||
-		die "$ARM64_DEBS has no bin/busybox"
+		die "busybox-static:arm64 has no bin/busybox"
+	echo "$_want" >"$ARM64_ROOT.tmp/debs.list"
 	rm -rf "$ARM64_ROOT"
 	mv "$ARM64_ROOT.tmp" "$ARM64_ROOT"
-	log "arm64 payloads in $ARM64_ROOT: $ARM64_DEBS"
+	log "arm64 payloads in $ARM64_ROOT: $_want"
 }
 
 main() {

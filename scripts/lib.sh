@@ -58,6 +58,11 @@ image_rel() {
 	esac
 }
 IMAGE_REL=$(image_rel "$KARCH")
+
+# Debian's clients of the kernel crypto API that the guest test "clients"
+# runs (clients.sh); for the arm64 guests, their arm64 builds (deps.sh)
+CLIENTS="/usr/bin/kcapi-dgst /usr/bin/kcapi-enc /usr/bin/kcapi-rng
+/usr/bin/keyctl /usr/sbin/cryptsetup"
 # Pristine tree (a git repo whose first commit is the untouched source).
 # FIPS140_SRC names another one, e.g. an older Debian version extracted by
 # "tree.sh VERSION" (the reuse tests' certifying tree).

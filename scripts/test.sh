@@ -770,8 +770,22 @@ case_update_refusals() {
 # (scripts/clients.sh) on the stock and the fips140 kernel, each result
 # checked in the guest (or here) and both kernels' results compared.
 CLIENTS=$WORK/clients
+# clients_dir NAME: the payload of build directory NAME's kernel (the
+# arm64 builds of the clients for an arm64 kernel)
+clients_dir() {
+	case $(out_arch "$1") in
+	arm64) echo "$CLIENTS-arm64" ;;
+	*) echo "$CLIENTS" ;;
+	esac
+}
 case_clients_payload() { "$S/clients.sh" "$CLIENTS"; }
-clients_initramfs() { "$S/initramfs.sh" "$1" "$CLIENTS" clients; }
+case_arm64_clients_payload() {
+	FIPS140_ARCH=arm64 "$S/clients.sh" "$CLIENTS-arm64"
+}
+clients_initramfs() {
+	FIPS140_ARCH=$(out_arch "$1") \
+		"$S/initramfs.sh" "$1" "$(clients_dir "$1")" clients
+}
 clients_boot() {
 	FIPS140_BOOT_TIMEOUT=900 boot_image "$1" clients clients \
 		tests=clients,dump test_timeout=800 brd.rd_nr=2 \
@@ -784,8 +798,9 @@ case_fips140_clients_initramfs() { clients_initramfs fips140; }
 case_fips140_clients_boot() { clients_boot fips140; }
 case_fips140_clients_verdict() { verdict_target fips140 clients; }
 clients_parity() {
-	"$PYTHON" "$TOP/tests/host/fips140_clients.py" parity "$CLIENTS" \
-		"$CLIENTS.keys" "$OUT/$3-report.md" \
+	"$PYTHON" "$TOP/tests/host/fips140_clients.py" parity \
+		"$(clients_dir "$1")" "$(clients_dir "$1").keys" \
+		"$OUT/$3-report.md" \
 		"$(boot_log "$1" clients)" "$(boot_log "$2" clients)"
 }
 case_clients_parity() { clients_parity stock fips140 clients; }
@@ -1181,6 +1196,18 @@ register_cases() {
 	add_case arm64-tamper-text case_tamper_normal:arm64:text arm64-initramfs
 	add_case arm64-tamper-text-fips case_tamper_fips:arm64:text \
 		arm64-initramfs
+	# Debian's arm64 clients on both (deps.sh unpacks them)
+	add_case arm64-clients-payload case_arm64_clients_payload deps
+	for t in arm64-stock arm64; do
+		add_case "$t-clients-initramfs" "clients_initramfs:$t" \
+			"$t-build" arm64-clients-payload
+		add_case "$t-clients-boot" "clients_boot:$t" \
+			"$t-clients-initramfs"
+		add_case "$t-clients-verdict" "verdict_target:$t:clients" \
+			"~$t-clients-boot"
+	done
+	add_case arm64-clients-parity clients_parity:arm64-stock:arm64:arm64-clients \
+		arm64-stock-clients-boot arm64-clients-boot
 
 	# Outside CI from here (scripts/test.sh --extended), for CI's time:
 	# crypto =m next to fips140.ko, with the debug hooks: each step of
