@@ -99,21 +99,6 @@ signing_fragment() {
 	echo "$1/signing.config"
 }
 
-# ccache_mode: ccache's mode for this build, from FIPS140_CCACHE.
-# depend (the default): a miss runs the compiler alone. ccache's default
-# mode runs the preprocessor first on every miss, which makes a cold
-# build 40% longer (README, CI time); what it buys, hits for the objects
-# a config change does not affect, serves the builds of many configs
-# (sweep.sh), not the suite, whose kernels differ in autoconf.h or in
-# the tree. FIPS140_CCACHE=preprocessor keeps ccache's default.
-ccache_mode() {
-	case ${FIPS140_CCACHE:-depend} in
-	depend) CCACHE_DEPEND=1; export CCACHE_DEPEND ;;
-	preprocessor) unset CCACHE_DEPEND ;;
-	*) die "FIPS140_CCACHE=$FIPS140_CCACHE: depend or preprocessor" ;;
-	esac
-}
-
 main() {
 	[ $# -ge 3 ] || die "usage: build.sh NAME SRCDIR FRAGMENT..."
 	name=$1
@@ -139,9 +124,16 @@ main() {
 	    command -v ccache >/dev/null 2>&1; then
 		# Paths relative to $WORK, and no working directory in the
 		# hash: a tree made again at the same place hits the cache.
+		# ccache's own mode, not depend mode (CCACHE_DEPEND): that
+		# one stores the objects that embed a file with .incbin
+		# (certs/system_certificates.S, piggy.S, fips140-embed.S),
+		# keyed without the file, and returned them after the file
+		# changed: the kernels of a new clone trusted the signing
+		# key of the clone before. The default mode sees .incbin in
+		# the preprocessed source and always compiles those.
 		CCACHE_BASEDIR=$WORK CCACHE_NOHASHDIR=1
 		export CCACHE_BASEDIR CCACHE_NOHASHDIR
-		ccache_mode
+		unset CCACHE_DEPEND
 		set -- "$@" CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc"
 	fi
 	jobs=$(nproc)

@@ -24,11 +24,6 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 SWEEP_OUT=$WORK/sweep-out
-# Each seed's kernels differ from the last seed's in a few crypto options:
-# ccache's preprocessor mode finds the objects those do not affect
-# (build.sh, ccache_mode).
-FIPS140_CCACHE=${FIPS140_CCACHE:-preprocessor}
-export FIPS140_CCACHE
 # Left as base.config or the kernel sets them: the test module (tcrypt
 # runs its whole suite when built in), the module itself, the test
 # manager and the user-space interfaces the guest tests use.
