@@ -26,9 +26,7 @@ copy_with_libs() {
 }
 
 # copy_arm64 FILE: the arm64 build of client FILE, from the packages
-# deps.sh unpacked in $ARM64_ROOT (they may have it without /usr), and
-# every library of those packages: there is no ldd for arm64 binaries
-# here, and the packages are the clients' and their libraries' (deps.sh)
+# deps.sh unpacked in $ARM64_ROOT (they may have it without /usr)
 copy_arm64() {
 	for _f in "$ARM64_ROOT$1" "$ARM64_ROOT${1#/usr}"; do
 		[ -x "$_f" ] || continue
@@ -38,6 +36,9 @@ copy_arm64() {
 	done
 	die "no arm64 $1 in $ARM64_ROOT: run scripts/deps.sh test"
 }
+# arm64_libs: every shared library in $ARM64_ROOT, and the dynamic
+# loader. There is no ldd for arm64 binaries here; the packages there are
+# the clients' and their libraries' (deps.sh), and busybox has none.
 arm64_libs() {
 	for _d in lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu; do
 		[ -d "$ARM64_ROOT/$_d" ] || continue
