@@ -60,7 +60,8 @@ main() {
 	src=$outdir/ro-probe
 	rm -rf "$src" "$outdir/extra"
 	cp -R "$TOP/tests/ro-probe" "$src"
-	make -s -C "$outdir" M="$src" modules >&2 ||
+	make -s -C "$outdir" M="$src" ARCH="$SRCARCH" \
+		CROSS_COMPILE="$CROSS_COMPILE" modules >&2 ||
 		die "tests/ro-probe does not build against $outdir"
 	# The key modules_install signs with (CONFIG_MODULE_SIG_KEY)
 	key=$(sed -n 's/^CONFIG_MODULE_SIG_KEY="\(.*\)"$/\1/p' "$outdir/.config")

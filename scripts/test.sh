@@ -236,6 +236,11 @@ case_fips140_initramfs() {
 	"$S/ro-probe.sh" fips140
 	"$S/initramfs.sh" fips140 "$OUT/fips140/extra"
 }
+case_arm64_initramfs() {
+	_out=$(target_out arm64)
+	FIPS140_ARCH=arm64 "$S/ro-probe.sh" "$_out"
+	FIPS140_ARCH=arm64 "$S/initramfs.sh" "$_out" "$OUT/$_out/extra"
+}
 # same_as_stock EXT FN [STOCK TARGET]: FN NAME LABEL prints something of
 # a boot; the STOCK (default stock) and TARGET (default fips140) kernels
 # print the same (not nothing) in both modes. The outputs are kept as
@@ -348,12 +353,15 @@ case_param_boot() {
 }
 case_param_verdict() { verdict_target "$1" param; }
 
-case_fips140_ro_boot() {
-	boot_target fips140 roprobe tests=roprobe harness.crypto=fips140
+# case_target_ro_boot TARGET, case_target_ro_verdict TARGET
+case_target_ro_boot() {
+	boot_target "$(target_out "$1")" roprobe tests=roprobe \
+		harness.crypto=fips140
 }
-case_fips140_ro_verdict() {
-	"$PYTHON" "$S/ktap.py" verdict "$(boot_log fips140 roprobe)" \
-		--label fips140@roprobe --no-log-check
+case_target_ro_verdict() {
+	_out=$(target_out "$1")
+	"$PYTHON" "$S/ktap.py" verdict "$(boot_log "$_out" roprobe)" \
+		--label "$_out@roprobe" --no-log-check
 }
 
 # The boots with the out-of-tree test modules of tests/ro-probe in /extra
@@ -782,6 +790,9 @@ case_clients_payload() { "$S/clients.sh" "$CLIENTS"; }
 case_arm64_clients_payload() {
 	FIPS140_ARCH=arm64 "$S/clients.sh" "$CLIENTS-arm64"
 }
+# clients_initramfs OUT, clients_boot OUT, clients_parity STOCK OUT LABEL:
+# the clients' initramfs and boot of build directory OUT, and the results
+# of OUT against those of STOCK (report $OUT/LABEL-report.md)
 clients_initramfs() {
 	FIPS140_ARCH=$(out_arch "$1") \
 		"$S/initramfs.sh" "$1" "$(clients_dir "$1")" clients
@@ -791,35 +802,11 @@ clients_boot() {
 		tests=clients,dump test_timeout=800 brd.rd_nr=2 \
 		brd.rd_size=32768 "$@"
 }
-case_stock_clients_initramfs() { clients_initramfs stock; }
-case_stock_clients_boot() { clients_boot stock; }
-case_stock_clients_verdict() { verdict_target stock clients; }
-case_fips140_clients_initramfs() { clients_initramfs fips140; }
-case_fips140_clients_boot() { clients_boot fips140; }
-case_fips140_clients_verdict() { verdict_target fips140 clients; }
 clients_parity() {
 	"$PYTHON" "$TOP/tests/host/fips140_clients.py" parity \
 		"$(clients_dir "$1")" "$(clients_dir "$1").keys" \
 		"$OUT/$3-report.md" \
 		"$(boot_log "$1" clients)" "$(boot_log "$2" clients)"
-}
-case_clients_parity() { clients_parity stock fips140 clients; }
-# The same on the debian target, against Debian's own kernel
-# The update kernel, with the certified module of 6.12.117
-case_update_clients_initramfs() { clients_initramfs "$UPDATE"; }
-case_update_clients_boot() { clients_boot "$UPDATE"; }
-case_update_clients_verdict() { verdict_target "$UPDATE" clients; }
-case_update_clients_parity() {
-	clients_parity stock "$UPDATE" update-clients
-}
-case_debian_stock_clients_initramfs() { clients_initramfs debian-stock; }
-case_debian_stock_clients_boot() { clients_boot debian-stock; }
-case_debian_stock_clients_verdict() { verdict_target debian-stock clients; }
-case_debian_clients_initramfs() { clients_initramfs "$DEBIAN"; }
-case_debian_clients_boot() { clients_boot "$DEBIAN"; }
-case_debian_clients_verdict() { verdict_target "$DEBIAN" clients; }
-case_debian_clients_parity() {
-	clients_parity debian-stock "$DEBIAN" debian-clients
 }
 
 # The series with the option off: the same kernel as the stock one.
@@ -1087,8 +1074,9 @@ register_cases() {
 		add_case "fips140-tamper-$r-fips" "case_tamper_fips:fips140:$r" \
 			fips140-initramfs
 	done
-	add_case fips140-ro-boot case_fips140_ro_boot fips140-initramfs
-	add_case fips140-ro-verdict case_fips140_ro_verdict "~fips140-ro-boot"
+	add_case fips140-ro-boot case_target_ro_boot:fips140 fips140-initramfs
+	add_case fips140-ro-verdict case_target_ro_verdict:fips140 \
+		"~fips140-ro-boot"
 	for m in default fips; do
 		_n=fips140-probes
 		[ $m = default ] || _n=$_n-$m
@@ -1129,30 +1117,15 @@ register_cases() {
 			"~$_n-boot"
 	done
 	add_case clients-payload case_clients_payload deps
-	for k in stock fips140; do
-		add_case "$k-clients-initramfs" "case_${k}_clients_initramfs" \
-			"$k-build" clients-payload
-		add_case "$k-clients-boot" "case_${k}_clients_boot" \
-			"$k-clients-initramfs"
-		add_case "$k-clients-verdict" "case_${k}_clients_verdict" \
-			"~$k-clients-boot"
-	done
-	add_case clients-parity case_clients_parity stock-clients-boot \
-		fips140-clients-boot
-	add_case debian-stock-clients-initramfs \
-		case_debian_stock_clients_initramfs debian-stock-build \
-		clients-payload
-	add_case debian-clients-initramfs case_debian_clients_initramfs \
-		debian-build clients-payload
-	for k in debian-stock debian; do
-		add_case "$k-clients-boot" \
-			"case_$(echo "$k" | tr - _)_clients_boot" \
-			"$k-clients-initramfs"
-		add_case "$k-clients-verdict" \
-			"case_$(echo "$k" | tr - _)_clients_verdict" \
-			"~$k-clients-boot"
-	done
-	add_case debian-clients-parity case_debian_clients_parity \
+	add_clients stock stock clients-payload
+	add_clients fips140 fips140 clients-payload
+	add_case clients-parity clients_parity:stock:fips140:clients \
+		stock-clients-boot fips140-clients-boot
+	# The same on the debian target, against Debian's own kernel
+	add_clients debian-stock debian-stock clients-payload
+	add_clients debian "$DEBIAN" clients-payload
+	add_case debian-clients-parity \
+		"clients_parity:debian-stock:$DEBIAN:debian-clients" \
 		debian-stock-clients-boot debian-clients-boot
 
 	# A real update: the module certified on 6.12.117, on 6.12.118
@@ -1164,13 +1137,10 @@ register_cases() {
 		update-fips-boot
 	add_case update-certset case_update_certset update-boot \
 		update-fips-boot
-	add_case update-clients-initramfs case_update_clients_initramfs \
-		update-build clients-payload
-	add_case update-clients-boot case_update_clients_boot \
-		update-clients-initramfs
-	add_case update-clients-verdict case_update_clients_verdict \
-		"~update-clients-boot"
-	add_case update-clients-parity case_update_clients_parity \
+	# The update kernel, with the certified module of 6.12.117
+	add_clients update "$UPDATE" clients-payload
+	add_case update-clients-parity \
+		"clients_parity:stock:$UPDATE:update-clients" \
 		stock-clients-boot update-clients-boot
 	add_target update-dual
 	TIER=extended
@@ -1193,19 +1163,15 @@ register_cases() {
 	add_case arm64-initcall-order case_initcall_order:arm64-stock:arm64 \
 		arm64-stock-initcalls-boot arm64-initcalls-boot
 	add_case arm64-reach "case_arm64_reach:arm64:default:direct" arm64-boot
+	add_case arm64-ro-boot case_target_ro_boot:arm64 arm64-initramfs
+	add_case arm64-ro-verdict case_target_ro_verdict:arm64 "~arm64-ro-boot"
 	add_case arm64-tamper-text case_tamper_normal:arm64:text arm64-initramfs
 	add_case arm64-tamper-text-fips case_tamper_fips:arm64:text \
 		arm64-initramfs
 	# Debian's arm64 clients on both (deps.sh unpacks them)
 	add_case arm64-clients-payload case_arm64_clients_payload deps
-	for t in arm64-stock arm64; do
-		add_case "$t-clients-initramfs" "clients_initramfs:$t" \
-			"$t-build" arm64-clients-payload
-		add_case "$t-clients-boot" "clients_boot:$t" \
-			"$t-clients-initramfs"
-		add_case "$t-clients-verdict" "verdict_target:$t:clients" \
-			"~$t-clients-boot"
-	done
+	add_clients arm64-stock arm64-stock arm64-clients-payload
+	add_clients arm64 arm64 arm64-clients-payload
 	# Extended until explained: its first run (2026-12-07) found
 	# cbc(aes-generic) and xts(ecb(aes-generic)) in stock's /proc/crypto
 	# after the clients, not in fips140's (every client result the same)
@@ -1354,6 +1320,16 @@ add_comparison() {
 # also runs after a failed boot: it says what went wrong), and the
 # comparisons with its "compare" target, as soon as both are added.
 COMPARING=' '	# targets added whose comparisons wait for the other one
+# add_clients NAME OUT PAYLOAD: the cases NAME-clients-{initramfs,boot,
+# verdict} of target NAME, whose build directory is OUT, with the clients
+# of case PAYLOAD
+add_clients() {
+	add_case "$1-clients-initramfs" "clients_initramfs:$2" "$1-build" "$3"
+	add_case "$1-clients-boot" "clients_boot:$2" "$1-clients-initramfs"
+	add_case "$1-clients-verdict" "verdict_target:$2:clients" \
+		"~$1-clients-boot"
+}
+
 add_target() {
 	_tier=$TIER
 	TIER=$(target_key "$1" tier ci)

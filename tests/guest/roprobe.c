@@ -8,11 +8,13 @@
  * trampoline and one variable placeholder, "KIND SYMBOL ADDR" a line.
  * /extra/fips140_ro_probe.ko (tests/ro-probe) peeks and pokes kernel
  * addresses through /proc/fips140-ro-probe. For each target: the
- * placeholder is set (the variable's pointer not 0; the trampoline's jmp
- * rel32, after its ENDBR64 with IBT, lands in fips140.ko, whose place
- * /proc/modules gives), a poke kills the writer with an oops that is a
- * write fault on a present page at that address in the probe module, and
- * a second peek finds the value unchanged. Besides these, the kernel
+ * placeholder is set (the variable's pointer not 0; the trampoline's
+ * jump lands in fips140.ko, whose place /proc/modules gives: on x86_64
+ * a jmp rel32, after its ENDBR64 with IBT; on arm64 a b, after its "bti
+ * c" with BTI, or a NOP and the pointer after it when the module is out
+ * of a branch's reach), a poke kills the writer with an oops that is a
+ * write fault on a read-only page at that address in the probe module,
+ * and a second peek finds the value unchanged. Besides these, the kernel
  * log must hold no other oops, BUG or WARNING.
  */
 #define _GNU_SOURCE
@@ -110,36 +112,6 @@ static int count(const char *text, const char *what)
 	return n;
 }
 
-/* The oops after "poke ADDR" is a write fault at ADDR in the probe */
-static int oops_is_write_fault(unsigned long addr)
-{
-	char mark[64], want[80];
-	const char *oops;
-
-	if (!read_klog())
-		return 0;
-	snprintf(mark, sizeof(mark), "fips140_ro_probe: poke %lx", addr);
-	oops = strstr(klog, mark);
-	if (!oops) {
-		ksft_print_msg("no \"%s\" in the kernel log\n", mark);
-		return 0;
-	}
-	snprintf(want, sizeof(want),
-		 "BUG: unable to handle page fault for address: %016lx", addr);
-	if (!strstr(oops, want) ||
-	    !strstr(oops, "#PF: supervisor write access in kernel mode") ||
-	    !strstr(oops, "permissions violation") ||
-	    !strstr(oops, "[fips140_ro_probe]")) {
-		ksft_print_msg("the oops after \"%s\" is not a write fault on a present page at %lx in fips140_ro_probe\n",
-			       mark, addr);
-		return 0;
-	}
-	return 1;
-}
-
-#define ENDBR64 0xfa1e0ff3UL	/* f3 0f 1e fa, little-endian */
-#define JMP32 0xe9
-
 /* Where fips140.ko is, from /proc/modules: "fips140 SIZE ... ADDR" */
 static int module_range(unsigned long *start, unsigned long *size)
 {
@@ -158,14 +130,27 @@ static int module_range(unsigned long *start, unsigned long *size)
 	return found && *start;
 }
 
+static int in_module(unsigned long dest)
+{
+	unsigned long start, size;
+
+	if (!module_range(&start, &size))
+		return 0;
+	ksft_print_msg("it goes to 0x%lx; fips140 at 0x%lx, %lu bytes\n",
+		       dest, start, size);
+	return dest >= start && dest < start + size;
+}
+
+#if defined(__x86_64__)
+#define ENDBR64 0xfa1e0ff3UL	/* f3 0f 1e fa, little-endian */
+#define JMP32 0xe9
+
 /*
  * The trampoline at *addr: move *addr past its ENDBR64, if any, to its
  * jump, and check that the jump is a jmp rel32 into fips140.ko
  */
 static int jumps_into_module(unsigned long *addr, unsigned long *insn)
 {
-	unsigned long start, size, dest;
-
 	if ((*insn & 0xffffffffUL) == ENDBR64) {
 		*addr += 4;
 		if (!peek(*addr, insn))
@@ -175,12 +160,89 @@ static int jumps_into_module(unsigned long *addr, unsigned long *insn)
 		ksft_print_msg("0x%lx: %016lx is not a jmp rel32\n", *addr, *insn);
 		return 0;
 	}
-	dest = *addr + 5 + (long)(int)(*insn >> 8);
-	if (!module_range(&start, &size))
+	ksft_print_msg("0x%lx: jmp rel32\n", *addr);
+	return in_module(*addr + 5 + (long)(int)(*insn >> 8));
+}
+
+/* How the oops of a write to a read-only page begins, and what it says */
+#define WRITE_FAULT "BUG: unable to handle page fault for address: "
+static const char *const write_fault_lines[] = {
+	"#PF: supervisor write access in kernel mode",
+	"permissions violation",
+};
+#elif defined(__aarch64__)
+#define BTI_C 0xd503245fU
+#define NOP 0xd503201fU
+#define B_MASK 0xfc000000U
+#define B_OP 0x14000000U
+/* From the branch to the pointer: FIPS140_FN_PTR_OFFSET, asm/fips140.h */
+#define FN_PTR_OFFSET 12
+
+/*
+ * The trampoline at *addr: move *addr past its "bti c", if any, to its
+ * branch, and check that the branch is a "b" into fips140.ko, or a NOP
+ * followed by the jump through a pointer into it (when the module is out
+ * of a branch's reach)
+ */
+static int jumps_into_module(unsigned long *addr, unsigned long *insn)
+{
+	unsigned long ptr;
+	unsigned int b;
+
+	if ((unsigned int)*insn == BTI_C) {
+		*addr += 4;
+		if (!peek(*addr, insn))
+			return 0;
+	}
+	b = (unsigned int)*insn;
+	if ((b & B_MASK) == B_OP) {
+		ksft_print_msg("0x%lx: b (%08x)\n", *addr, b);
+		/* imm26, in instructions, sign-extended */
+		return in_module(*addr + ((long)((int)(b << 6) >> 6) << 2));
+	}
+	if (b != NOP) {
+		ksft_print_msg("0x%lx: %08x is neither a b nor a nop\n", *addr, b);
 		return 0;
-	ksft_print_msg("0x%lx: jmp 0x%lx; fips140 at 0x%lx, %lu bytes\n",
-		       *addr, dest, start, size);
-	return dest >= start && dest < start + size;
+	}
+	if (!peek(*addr + FN_PTR_OFFSET, &ptr))
+		return 0;
+	ksft_print_msg("0x%lx: nop, then through the pointer at +%d\n", *addr,
+		       FN_PTR_OFFSET);
+	return in_module(ptr);
+}
+
+#define WRITE_FAULT "Unable to handle kernel write to read-only memory at virtual address "
+static const char *const write_fault_lines[] = {
+	"Internal error: Oops:",
+};
+#else
+#error "roprobe: x86_64 or arm64"
+#endif
+
+/* The oops after "poke ADDR" is a write fault at ADDR in the probe */
+static int oops_is_write_fault(unsigned long addr)
+{
+	char mark[64], want[128];
+	const char *oops;
+	unsigned int i;
+	int ok;
+
+	if (!read_klog())
+		return 0;
+	snprintf(mark, sizeof(mark), "fips140_ro_probe: poke %lx", addr);
+	oops = strstr(klog, mark);
+	if (!oops) {
+		ksft_print_msg("no \"%s\" in the kernel log\n", mark);
+		return 0;
+	}
+	snprintf(want, sizeof(want), WRITE_FAULT "%016lx", addr);
+	ok = strstr(oops, want) && strstr(oops, "[fips140_ro_probe]");
+	for (i = 0; ok && i < ARRAY_SIZE(write_fault_lines); i++)
+		ok = !!strstr(oops, write_fault_lines[i]);
+	if (!ok)
+		ksft_print_msg("the oops after \"%s\" is not a write fault on a read-only page at %lx in fips140_ro_probe\n",
+			       mark, addr);
+	return ok;
 }
 
 static void check_target(const char *kind, const char *sym,
@@ -237,7 +299,7 @@ int main(void)
 			       targets);
 
 	ok = targets == 2 && read_klog() &&
-	     count(klog, "BUG: unable to handle page fault") == 2 &&
+	     count(klog, WRITE_FAULT) == 2 &&
 	     count(klog, "---[ end trace") == 2 && !count(klog, "WARNING:") &&
 	     !count(klog, "kernel BUG at");
 	if (!ok)
