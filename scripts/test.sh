@@ -1172,13 +1172,8 @@ register_cases() {
 	add_case arm64-clients-payload case_arm64_clients_payload deps
 	add_clients arm64-stock arm64-stock arm64-clients-payload
 	add_clients arm64 arm64 arm64-clients-payload
-	# Extended until explained: its first run (2026-12-07) found
-	# cbc(aes-generic) and xts(ecb(aes-generic)) in stock's /proc/crypto
-	# after the clients, not in fips140's (every client result the same)
-	TIER=extended
 	add_case arm64-clients-parity clients_parity:arm64-stock:arm64:arm64-clients \
 		arm64-stock-clients-boot arm64-clients-boot
-	TIER=ci
 
 	# Outside CI from here (scripts/test.sh --extended), for CI's time:
 	# crypto =m next to fips140.ko, with the debug hooks: each step of
