@@ -232,15 +232,15 @@ case_fips140_moved() {
 		"$TOP/tests/host/fips140-vmlinux-crypto.list"
 }
 # The out-of-tree probe of the read-only placeholders goes in /extra.
-case_fips140_initramfs() {
-	"$S/ro-probe.sh" fips140
-	"$S/initramfs.sh" fips140 "$OUT/fips140/extra"
+# case_target_probe_initramfs TARGET: TARGET's initramfs with them
+case_target_probe_initramfs() {
+	_out=$(target_out "$1")
+	FIPS140_ARCH=$(target_key "$1" arch x86_64) "$S/ro-probe.sh" "$_out"
+	FIPS140_ARCH=$(target_key "$1" arch x86_64) \
+		"$S/initramfs.sh" "$_out" "$OUT/$_out/extra"
 }
-case_arm64_initramfs() {
-	_out=$(target_out arm64)
-	FIPS140_ARCH=arm64 "$S/ro-probe.sh" "$_out"
-	FIPS140_ARCH=arm64 "$S/initramfs.sh" "$_out" "$OUT/$_out/extra"
-}
+case_fips140_initramfs() { case_target_probe_initramfs fips140; }
+case_arm64_initramfs() { case_target_probe_initramfs arm64; }
 # same_as_stock EXT FN [STOCK TARGET]: FN NAME LABEL prints something of
 # a boot; the STOCK (default stock) and TARGET (default fips140) kernels
 # print the same (not nothing) in both modes. The outputs are kept as
